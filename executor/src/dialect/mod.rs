@@ -1,0 +1,1 @@
+//! The `@cloudflare/codemode` dialect over any native executor.

@@ -1,0 +1,1 @@
+//! The QuickJS native executor.
