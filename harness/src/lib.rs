@@ -1,1 +1,8 @@
-//! harness
+//! `codemode-compat`: runs a YAML catalogue of cases on our codemode executor and on the
+//! real `DynamicWorkerExecutor` under `wrangler dev`, one column per upstream release,
+//! normalizes both outcomes through JSON, diffs them whole, and writes matrix reports.
+
+pub mod catalogue;
+pub mod error;
+
+pub use error::{Error, Result};

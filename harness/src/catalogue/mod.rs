@@ -1,0 +1,138 @@
+//! The case catalogue: YAML files of cases, loaded, validated and located.
+//!
+//! The format is `shared/design/case-format.md`. Loading reports every problem of every file
+//! at once, each with its file, line and column, and never half-loads a catalogue.
+
+mod behaviour;
+mod load;
+mod raw;
+mod values;
+mod versions;
+
+pub use behaviour::{Behaviour, BehaviourKind, PathStep};
+pub use load::load_dirs;
+pub use values::{ValueError, decode_value};
+pub use versions::VersionRange;
+
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+/// Every case of every loaded file, in file order then case order.
+#[derive(Debug, Clone, Default)]
+pub struct Catalogue {
+    pub cases: Vec<Case>,
+}
+
+impl Catalogue {
+    /// The case with this id.
+    pub fn get(&self, id: &str) -> Option<&Case> {
+        self.cases.iter().find(|case| case.id == id)
+    }
+}
+
+/// One case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub id: String,
+    pub about: Option<String>,
+    pub code: String,
+    pub tools: CaseTools,
+    pub connectors: Vec<ConnectorSpec>,
+    pub options: CaseOptions,
+    pub expect: Expect,
+    /// `false` when the reference cannot run the case; [`Case::reason`] says why.
+    pub reference: bool,
+    pub reason: Option<String>,
+    pub skip_on: Vec<SkipOn>,
+    /// Where the case stands: its file and the line of its `id`.
+    pub file: PathBuf,
+    pub line: u64,
+}
+
+impl Case {
+    /// `file:line`, for messages.
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.file.display(), self.line)
+    }
+
+    /// The `skip_on` entry that applies to this upstream version, if any.
+    pub fn skip_for(&self, version: &semver::Version) -> Option<&SkipOn> {
+        self.skip_on
+            .iter()
+            .find(|skip| skip.versions.matches(version))
+    }
+}
+
+/// A case's second argument to `execute`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CaseTools {
+    /// `providers:` (an empty list when the case names neither).
+    Providers(Vec<ProviderSpec>),
+    /// `fns:`, the dialect's older bare record.
+    Fns(IndexMap<String, Behaviour>),
+}
+
+/// One provider of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderSpec {
+    pub name: String,
+    pub tools: IndexMap<String, Behaviour>,
+    pub prelude: Option<String>,
+    pub positional_args: Option<bool>,
+    pub proxy_source: Option<String>,
+}
+
+/// One connector of a case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectorSpec {
+    pub name: String,
+    pub tools: IndexMap<String, Behaviour>,
+}
+
+/// A case's options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CaseOptions {
+    pub timeout_ms: Option<u64>,
+    pub modules: Option<IndexMap<String, String>>,
+    /// Only `blocked` exists; `Some` when the case names it explicitly.
+    pub outbound: Option<String>,
+}
+
+/// What every side that runs the case must produce, as written (matchers included).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expect {
+    /// `None` when the result must be `undefined`.
+    pub result: Option<Value>,
+    pub error: Option<Value>,
+    pub logs: Value,
+    pub calls: Value,
+    pub threw: Option<Value>,
+}
+
+impl Expect {
+    /// The expectation as an outcome-shaped JSON object (matchers left in place).
+    pub fn to_outcome_json(&self) -> Value {
+        let mut map = serde_json::Map::new();
+        if let Some(result) = &self.result {
+            map.insert("result".into(), result.clone());
+        }
+        if let Some(error) = &self.error {
+            map.insert("error".into(), error.clone());
+        }
+        map.insert("logs".into(), self.logs.clone());
+        map.insert("calls".into(), self.calls.clone());
+        if let Some(threw) = &self.threw {
+            map.insert("threw".into(), threw.clone());
+        }
+        Value::Object(map)
+    }
+}
+
+/// A reference column range where the case does not apply, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkipOn {
+    pub versions: VersionRange,
+    pub reason: String,
+}

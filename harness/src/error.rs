@@ -1,0 +1,84 @@
+//! The harness's one error type. Every message reads as a sentence a user can act on.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One problem found in a catalogue file, located by file, line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: PathBuf,
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+/// What can go wrong in the harness.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The catalogue has problems; every one found is listed.
+    Catalogue(Vec<Problem>),
+    /// A file or directory could not be read or written.
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The reference toolchain (Node, npm packages, wrangler) could not be set up.
+    Toolchain(String),
+    /// A reference column could not be started or stopped answering.
+    Reference { column: String, message: String },
+    /// The command line asks for something that does not exist.
+    Usage(String),
+}
+
+impl Error {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Catalogue(problems) => {
+                let count = problems.len();
+                writeln!(
+                    f,
+                    "the catalogue has {count} problem{}:",
+                    if count == 1 { "" } else { "s" }
+                )?;
+                for problem in problems {
+                    writeln!(f, "  {problem}")?;
+                }
+                Ok(())
+            }
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Toolchain(message) => {
+                write!(f, "the reference toolchain is not usable: {message}")
+            }
+            Error::Reference { column, message } => write!(f, "{column}: {message}"),
+            Error::Usage(message) => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The harness's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
