@@ -3,6 +3,8 @@
 //! normalizes both outcomes through JSON, diffs them whole, and writes matrix reports.
 
 pub mod catalogue;
+pub mod compare;
 pub mod error;
+pub mod outcome;
 
 pub use error::{Error, Result};

@@ -16,7 +16,7 @@ pub use codec::{CodecError, decode_codec_json, encode_codec_json};
 pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
 pub use outcome::{LogLevel, LogLine, Outcome, RunError};
 pub use request::{ExecuteRequest, Outbound, ProviderDescriptor, Timeout};
-pub use value::{Binary, BinaryKind, JsValue};
+pub use value::{Binary, BinaryKind, JsValue, iso_string, number_json, number_to_js_string};
 
 use std::future::Future;
 
