@@ -1,12 +1,15 @@
-//! The dialect's public surface.
-//!
-//! PLACEHOLDER BODIES: the types are the contract the harness codes against; the bodies are
-//! being written under the dialect-adapter issue.
+//! The dialect's public surface: [`CodemodeExecutor`] and the types its `execute` takes and
+//! answers with.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::protocol::{BoxFuture, Executor, JsValue, Outbound, Timeout};
+use super::envelope::{CompletionGuard, EnvelopeDispatch};
+use super::normalize::normalize_code;
+use super::plan::plan_execution;
+use super::render::render_outcome;
+use super::validation::{ProviderNames, validate_execution};
+use crate::protocol::{BoxFuture, ExecuteRequest, Executor, JsValue, Outbound, Timeout};
 
 /// A host tool function: it receives every argument the call sent, decoded from the codec,
 /// and resolves or rejects.
@@ -76,33 +79,126 @@ pub struct ExecuteResult {
     pub logs: Vec<String>,
 }
 
+/// The reference's deprecation text for a bare functions record, written to the host's
+/// warning sink (never into a run's logs).
+pub const DEPRECATION_WARNING: &str = "[@cloudflare/codemode] Passing raw fns to executor.execute() is deprecated. Use ResolvedProvider[] instead. This will be removed in the next major version.";
+
+/// The reference's default bound (`DEFAULT_DYNAMIC_WORKER_EXECUTION_TIMEOUT_MS`, 0.4.2 on).
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// Where host-side warnings go (the reference's `console.warn` on the host).
+pub type WarningSink = Arc<dyn Fn(&str) + Send + Sync>;
+
 /// The dialect's `Executor` over a native executor `N`.
+///
+/// Guarantees of [`execute`](CodemodeExecutor::execute):
+/// - a request refused by validation answers `{result: undefined, error, logs: []}` without
+///   touching the native executor;
+/// - every native request carries a dispatch, `count_host_waits: true`, and a bound (the
+///   call's, or [`with_default_timeout`](CodemodeExecutor::with_default_timeout)'s);
+/// - no tool call of one execution is answered with anything but the late-call text once that
+///   execution has finished (or its future was dropped).
 pub struct CodemodeExecutor<N> {
     native: N,
+    default_timeout: Timeout,
+    warn: WarningSink,
 }
 
 impl<N: Executor> CodemodeExecutor<N> {
-    /// Wraps a native executor.
+    /// Wraps a native executor, with the reference's 60 s default bound and warnings to
+    /// stderr.
     pub fn new(native: N) -> Self {
-        Self { native }
+        Self {
+            native,
+            default_timeout: Timeout::Millis(DEFAULT_TIMEOUT_MS),
+            warn: Arc::new(|text| eprintln!("{text}")),
+        }
     }
 
-    /// The dialect's `execute`. `Err` is a rejection of `execute()` itself (its message is
-    /// the `threw` of an outcome).
+    /// The bound a call gets when its options set none (the reference's constructor
+    /// `timeout`).
+    pub fn with_default_timeout(mut self, timeout: Timeout) -> Self {
+        self.default_timeout = timeout;
+        self
+    }
+
+    /// Where host-side warnings (the deprecation text) go instead of stderr.
+    pub fn with_warning_sink(mut self, sink: WarningSink) -> Self {
+        self.warn = sink;
+        self
+    }
+
+    /// The native executor underneath.
+    pub fn native(&self) -> &N {
+        &self.native
+    }
+
+    /// The dialect's `execute`. `Err` is a rejection of `execute()` itself: a thrown `null`
+    /// or `undefined` (whose `message` the reference cannot read), or a native failure.
     pub async fn execute(
         &self,
         code: &str,
         tools: Tools,
         options: ExecuteOptions,
     ) -> Result<ExecuteResult, crate::Error> {
-        let _ = (code, tools, options, &self.native);
-        Err(crate::Error::Internal(
-            "the dialect adapter is not written yet".into(),
-        ))
+        let providers = match tools {
+            Tools::Providers(providers) => providers,
+            Tools::Fns(fns) => {
+                (self.warn)(DEPRECATION_WARNING);
+                vec![Provider {
+                    name: "codemode".into(),
+                    fns,
+                    prelude: None,
+                    positional_args: None,
+                    proxy_source: None,
+                }]
+            }
+        };
+        let normalized = normalize_code(code);
+        let names: Vec<ProviderNames<'_>> = providers
+            .iter()
+            .map(|p| ProviderNames {
+                name: &p.name,
+                tools: p.fns.iter().map(|(raw, _)| raw.as_str()).collect(),
+            })
+            .collect();
+        let connector_names: Vec<&str> =
+            options.connectors.iter().map(|c| c.name.as_str()).collect();
+        if let Some(error) = validate_execution(&names, &connector_names) {
+            return Ok(ExecuteResult {
+                result: JsValue::Undefined,
+                error: Some(error),
+                logs: Vec::new(),
+            });
+        }
+        let plan = plan_execution(&providers, &options.connectors);
+        let guard = Arc::new(CompletionGuard::new());
+        let _close_on_exit = CloseOnDrop(Arc::clone(&guard));
+        let request = ExecuteRequest {
+            code: normalized,
+            providers: plan.descriptors,
+            dispatch: Some(Arc::new(EnvelopeDispatch::new(plan.handlers, guard))),
+            count_host_waits: true,
+            modules: options.modules,
+            timeout: Some(options.timeout.unwrap_or(self.default_timeout)),
+            outbound: options.outbound,
+        };
+        let outcome = self.native.execute(request).await?;
+        render_outcome(outcome)
     }
 
     /// Releases the native executor.
     pub async fn dispose(&self) {
         self.native.dispose().await
+    }
+}
+
+/// Closes the execution's guard when `execute` finishes, however it finishes (the
+/// reference's `finally { gate.close() }`).
+struct CloseOnDrop(Arc<CompletionGuard>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
