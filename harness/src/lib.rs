@@ -6,5 +6,7 @@ pub mod catalogue;
 pub mod compare;
 pub mod error;
 pub mod outcome;
+pub mod sides;
+pub mod tools;
 
 pub use error::{Error, Result};

@@ -1,0 +1,57 @@
+//! Our side: the in-repo executor, through its public API, exactly as a Rust host uses it.
+
+use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
+use codemode_executor::protocol::{Executor, Outbound, Timeout};
+use serde_json::Value;
+
+use crate::catalogue::Case;
+use crate::outcome::{assemble, project};
+use crate::tools::{CallLog, materialize};
+
+/// `CodemodeExecutor` over a native executor, running catalogue cases.
+pub struct OursSide<N> {
+    executor: CodemodeExecutor<N>,
+}
+
+impl<N: Executor> OursSide<N> {
+    /// Wraps a native executor in the dialect.
+    pub fn new(native: N) -> Self {
+        Self {
+            executor: CodemodeExecutor::new(native),
+        }
+    }
+
+    /// Runs one case (with `code` in place of the case's own, for `eval`) and returns its
+    /// normalized outcome.
+    pub async fn run(&self, case: &Case, code: &str) -> Value {
+        let log = CallLog::default();
+        let (tools, connectors) = materialize(case, &log);
+        let options = ExecuteOptions {
+            connectors,
+            modules: case
+                .options
+                .modules
+                .as_ref()
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+            timeout: case.options.timeout_ms.map(Timeout::Millis),
+            outbound: case.options.outbound.as_ref().map(|_| Outbound::Blocked),
+        };
+        let result = self.executor.execute(code, tools, options).await;
+        let calls = log.snapshot();
+        match result {
+            Ok(result) => assemble(
+                project(&result.result),
+                result.error.map(Value::String),
+                result.logs.into_iter().map(Value::String).collect(),
+                calls,
+                None,
+            ),
+            Err(error) => assemble(None, None, Vec::new(), calls, Some(error.to_string())),
+        }
+    }
+
+    /// Releases the executor.
+    pub async fn dispose(&self) {
+        self.executor.dispose().await
+    }
+}

@@ -1,0 +1,166 @@
+//! The reference side: the real `DynamicWorkerExecutor` under `wrangler dev`, one process per
+//! column, called over HTTP on loopback.
+
+mod columns;
+mod process;
+mod toolchain;
+mod wire;
+
+pub use columns::{ReferenceColumn, UPSTREAM, discover, select};
+pub use process::{group_alive, install_exit_guards, stop_all};
+pub use toolchain::{Toolchain, ensure_installed};
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{Mutex, Semaphore};
+
+use crate::catalogue::Case;
+use crate::error::{Error, Result};
+use crate::outcome;
+use process::Wrangler;
+
+/// How long a column may take to answer its first `/health`.
+const READY_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One running reference column.
+pub struct ReferenceSide {
+    pub column: ReferenceColumn,
+    client: reqwest::Client,
+    base: String,
+    process: Mutex<Wrangler>,
+    /// Set once the process has died; every later case reports it.
+    dead: OnceLock<String>,
+    permits: Semaphore,
+    pgid: i32,
+}
+
+impl ReferenceSide {
+    /// Starts the column's `wrangler dev` and waits until it answers.
+    pub async fn start(
+        toolchain: &Toolchain,
+        column: ReferenceColumn,
+        state_dir: &Path,
+        concurrency: usize,
+    ) -> Result<ReferenceSide> {
+        let persist = state_dir.join(column.name.replace('@', "-"));
+        let fail = |message: String| Error::Reference {
+            column: column.name.clone(),
+            message,
+        };
+        let mut wrangler = Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
+            fail(format!(
+                "could not start wrangler dev with {}: {e}",
+                toolchain.node.display()
+            ))
+        })?;
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .map_err(|e| fail(e.to_string()))?;
+        let base = format!("http://127.0.0.1:{}", wrangler.port);
+        let started = Instant::now();
+        loop {
+            if let Some(status) = wrangler.exited() {
+                let message = format!(
+                    "wrangler dev exited before it was ready ({status}):\n{}",
+                    wrangler.output_tail()
+                );
+                wrangler.stop().await;
+                return Err(fail(message));
+            }
+            if let Ok(response) = client
+                .get(format!("{base}/health"))
+                .timeout(Duration::from_secs(2))
+                .send()
+                .await
+            {
+                if response.status().is_success() {
+                    break;
+                }
+            }
+            if started.elapsed() > READY_TIMEOUT {
+                let message = format!(
+                    "wrangler dev did not answer within {} s:\n{}",
+                    READY_TIMEOUT.as_secs(),
+                    wrangler.output_tail()
+                );
+                wrangler.stop().await;
+                return Err(fail(message));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let pgid = wrangler.pgid();
+        Ok(ReferenceSide {
+            column,
+            client,
+            base,
+            process: Mutex::new(wrangler),
+            dead: OnceLock::new(),
+            permits: Semaphore::new(concurrency.max(1)),
+            pgid,
+        })
+    }
+
+    /// The process group of the column's wrangler.
+    pub fn pgid(&self) -> i32 {
+        self.pgid
+    }
+
+    /// Runs one case (with `code` in place of the case's own, for `eval`) and returns its
+    /// normalized outcome, or why the reference could not run it.
+    pub async fn run(&self, case: &Case, code: &str) -> Result<Value, String> {
+        if let Some(message) = self.dead.get() {
+            return Err(message.clone());
+        }
+        let body = wire::request(case, code)?;
+        let _permit = self.permits.acquire().await.map_err(|e| e.to_string())?;
+        let limit = Duration::from_millis(case.options.timeout_ms.unwrap_or(60_000))
+            + Duration::from_secs(30);
+        let response = self
+            .client
+            .post(format!("{}/execute", self.base))
+            .json(&body)
+            .timeout(limit)
+            .send()
+            .await;
+        let response = match response {
+            Ok(response) => response,
+            Err(error) => return Err(self.failure(format!("the request failed: {error}")).await),
+        };
+        let status = response.status();
+        let text = response
+            .text()
+            .await
+            .map_err(|e| format!("reading the reference's answer failed: {e}"))?;
+        if !status.is_success() {
+            return Err(format!("the reference worker answered {status}: {text}"));
+        }
+        let json: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("the reference worker's answer is not JSON ({e}): {text}"))?;
+        outcome::from_reference(&json)
+    }
+
+    /// Explains a failed request: if the process has died, marks the column dead so every
+    /// later case says so at once.
+    async fn failure(&self, message: String) -> String {
+        let mut process = self.process.lock().await;
+        match process.exited() {
+            Some(status) => {
+                let dead = format!(
+                    "the reference worker exited ({status}) during the run:\n{}",
+                    process.output_tail()
+                );
+                self.dead.get_or_init(|| dead).clone()
+            }
+            None => message,
+        }
+    }
+
+    /// Stops the column's process group.
+    pub async fn stop(&self) {
+        self.process.lock().await.stop().await;
+    }
+}

@@ -1,0 +1,243 @@
+//! `wrangler dev` processes, each in a process group of its own, and the guarantee that none
+//! outlives the harness: every group is registered while it runs and stopped on a normal
+//! end, on an error, on a panic and on SIGINT/SIGTERM (see [`install_exit_guards`]).
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use super::toolchain::Toolchain;
+
+/// Process groups started by this process and not yet stopped.
+static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// A running `wrangler dev`.
+pub struct Wrangler {
+    child: Child,
+    pgid: i32,
+    pub port: u16,
+    output: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Wrangler {
+    /// Starts `wrangler dev` for one config on free loopback ports, with its own persist
+    /// directory, in a new process group.
+    pub fn start(
+        toolchain: &Toolchain,
+        config: &Path,
+        persist: &Path,
+    ) -> std::io::Result<Wrangler> {
+        let port = free_port()?;
+        let inspector = free_port()?;
+        let mut command = Command::new(&toolchain.node);
+        command
+            .arg(toolchain.node_modules().join("wrangler/bin/wrangler.js"))
+            .arg("dev")
+            .arg("--config")
+            .arg(config)
+            .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--inspector-port", &inspector.to_string()])
+            .arg("--persist-to")
+            .arg(persist)
+            .arg("--show-interactive-dev-session=false")
+            .current_dir(&toolchain.worker_dir)
+            .env("CI", "true")
+            .env("WRANGLER_SEND_METRICS", "false")
+            .env("NODE_PATH", toolchain.node_modules())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        // SAFETY: prctl is async-signal-safe; it asks the kernel to kill wrangler's node if
+        // the harness dies without running any cleanup (SIGKILL).
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn()?;
+        let pgid = child.id().map(|id| id as i32).unwrap_or(0);
+        register(pgid);
+        let output = Arc::new(Mutex::new(VecDeque::new()));
+        for stream in [
+            child
+                .stdout
+                .take()
+                .map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child.stderr.take().map(|s| Box::new(s) as _),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let output = output.clone();
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stream).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let mut buffer = output.lock().unwrap_or_else(|e| e.into_inner());
+                    if buffer.len() == 60 {
+                        buffer.pop_front();
+                    }
+                    buffer.push_back(line);
+                }
+            });
+        }
+        Ok(Wrangler {
+            child,
+            pgid,
+            port,
+            output,
+        })
+    }
+
+    /// The last lines wrangler printed.
+    pub fn output_tail(&self) -> String {
+        let buffer = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        buffer.iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+
+    /// `Some(status)` once the process has exited.
+    pub fn exited(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(status.to_string()),
+            Ok(None) => None,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// The process group id.
+    pub fn pgid(&self) -> i32 {
+        self.pgid
+    }
+
+    /// Stops the whole process group: SIGTERM, then SIGKILL after five seconds.
+    pub async fn stop(&mut self) {
+        stop_group(self.pgid, Duration::from_secs(5));
+        let _ = self.child.wait().await;
+        unregister(self.pgid);
+    }
+}
+
+impl Drop for Wrangler {
+    fn drop(&mut self) {
+        if group_alive(self.pgid) {
+            stop_group(self.pgid, Duration::from_secs(5));
+        }
+        unregister(self.pgid);
+    }
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+fn register(pgid: i32) {
+    if pgid > 0 {
+        GROUPS.lock().unwrap_or_else(|e| e.into_inner()).push(pgid);
+    }
+}
+
+fn unregister(pgid: i32) {
+    GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|g| *g != pgid);
+}
+
+/// Whether any live (non-zombie) process is still in the group.
+pub fn group_alive(pgid: i32) -> bool {
+    if pgid <= 0 {
+        return false;
+    }
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        // SAFETY: signal 0 only checks for existence.
+        return unsafe { libc::kill(-pgid, 0) } == 0;
+    };
+    entries.flatten().any(|entry| {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            return false;
+        };
+        // Fields after the parenthesized command: state, ppid, pgrp, ...
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            return false;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        fields.len() > 2 && fields[0] != "Z" && fields[2].parse() == Ok(pgid)
+    })
+}
+
+/// SIGTERM to the group, then SIGKILL if anything in it is still alive after `grace`.
+pub fn stop_group(pgid: i32, grace: Duration) {
+    if pgid <= 0 {
+        return;
+    }
+    // SAFETY: signalling our own process group, created by `process_group(0)`.
+    unsafe { libc::kill(-pgid, libc::SIGTERM) };
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if !group_alive(pgid) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: as above.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+}
+
+/// Stops every registered group. Used on panics and signals.
+pub fn stop_all() {
+    let groups: Vec<i32> = GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .drain(..)
+        .collect();
+    for pgid in &groups {
+        // SAFETY: as in `stop_group`.
+        unsafe { libc::kill(-*pgid, libc::SIGTERM) };
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline && groups.iter().any(|g| group_alive(*g)) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for pgid in &groups {
+        // SAFETY: as in `stop_group`.
+        unsafe { libc::kill(-*pgid, libc::SIGKILL) };
+    }
+}
+
+/// Makes a SIGINT/SIGTERM (and, with `on_panic`, a panic) stop every registered group before
+/// the process ends. Call once, inside a tokio runtime. Test runners that catch panics per
+/// test pass `on_panic: false`, so one failing test does not stop the reference for the rest.
+pub fn install_exit_guards(on_panic: bool) {
+    if on_panic {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            stop_all();
+            previous(info);
+        }));
+    }
+    tokio::spawn(async {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        let code = tokio::select! {
+            _ = int.recv() => 130,
+            _ = term.recv() => 143,
+        };
+        eprintln!("\ninterrupted: stopping the reference workers");
+        stop_all();
+        std::process::exit(code);
+    });
+}
