@@ -3,9 +3,12 @@
 //! normalizes both outcomes through JSON, diffs them whole, and writes matrix reports.
 
 pub mod catalogue;
+pub mod cell;
 pub mod compare;
 pub mod error;
+pub mod matrix;
 pub mod outcome;
+pub mod report;
 pub mod sides;
 pub mod tools;
 

@@ -1,0 +1,120 @@
+//! `matrix.md`: the matrix for people: columns and their versions, totals, a case × column
+//! grid, and the detail of every cell that did not pass.
+
+use std::fmt::Write;
+
+use crate::cell::Status;
+use crate::matrix::Matrix;
+use crate::outcome::RULES;
+
+fn mark(status: Status) -> &'static str {
+    match status {
+        Status::Pass => "✅ pass",
+        Status::Diff => "❌ diff",
+        Status::Expect => "⚠️ expect",
+        Status::Skip => "⏭️ skip",
+        Status::Error => "💥 error",
+    }
+}
+
+/// The report as Markdown.
+pub fn to_markdown(matrix: &Matrix) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Codemode compatibility matrix\n");
+    let _ = writeln!(
+        out,
+        "| column | upstream | wrangler | workerd |\n|---|---|---|---|"
+    );
+    for c in &matrix.columns {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            c.name,
+            c.upstream
+                .as_deref()
+                .or(c.executor.as_deref())
+                .unwrap_or("-"),
+            c.wrangler.as_deref().unwrap_or("-"),
+            c.workerd.as_deref().unwrap_or("-")
+        );
+    }
+    let totals = matrix.totals();
+    let _ = writeln!(
+        out,
+        "\n**Totals:** {} · elapsed {:.1} s\n",
+        totals
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        matrix.elapsed_ms as f64 / 1000.0
+    );
+    let _ = write!(out, "| case |");
+    for c in &matrix.columns {
+        let _ = write!(out, " `{}` |", c.name);
+    }
+    let _ = write!(out, "\n|---|");
+    for _ in &matrix.columns {
+        let _ = write!(out, "---|");
+    }
+    out.push('\n');
+    for row in &matrix.cases {
+        let _ = write!(out, "| `{}` |", row.id);
+        for c in &matrix.columns {
+            let cell = row.cells.get(&c.name).map(|cell| {
+                let stale = if cell.stale_skip == Some(true) {
+                    " (stale)"
+                } else {
+                    ""
+                };
+                format!("{}{stale}", mark(cell.status))
+            });
+            let _ = write!(out, " {} |", cell.unwrap_or_else(|| "-".into()));
+        }
+        out.push('\n');
+    }
+    let mut details = String::new();
+    let mut skips = String::new();
+    for row in &matrix.cases {
+        for (column, cell) in &row.cells {
+            match cell.status {
+                Status::Pass => {}
+                Status::Skip => {
+                    let _ = writeln!(
+                        skips,
+                        "- `{}` on `{column}`: {}",
+                        row.id,
+                        cell.reason.as_deref().unwrap_or_default()
+                    );
+                }
+                status => {
+                    let _ = writeln!(
+                        details,
+                        "### `{}` on `{column}`: {}\n\n{}:{}\n",
+                        row.id,
+                        status.as_str(),
+                        row.file.display(),
+                        row.line
+                    );
+                    let body = cell
+                        .diff
+                        .as_deref()
+                        .or(cell.reason.as_deref())
+                        .unwrap_or_default();
+                    let _ = writeln!(details, "```diff\n{}\n```\n", body.trim_end());
+                }
+            }
+        }
+    }
+    if !details.is_empty() {
+        let _ = writeln!(out, "\n## Cells that did not pass\n\n{details}");
+    }
+    if !skips.is_empty() {
+        let _ = writeln!(out, "\n## Skipped cells and their reasons\n\n{skips}");
+    }
+    let _ = writeln!(out, "\n## Normalization rules applied to both sides\n");
+    for rule in RULES {
+        let _ = writeln!(out, "- `{}`: {}", rule.name, rule.about);
+    }
+    out
+}
