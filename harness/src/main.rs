@@ -1,1 +1,364 @@
-fn main() {}
+//! `codemode-compat`: the command line. `matrix` runs the catalogue on every column and
+//! writes the reports; `eval` runs one program on every column and shows the outcomes side
+//! by side.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
+use codemode_compat::cell::Cell;
+use codemode_compat::compare::pretty;
+use codemode_compat::matrix::{self, ColumnHeader, OURS, Settings};
+use codemode_compat::report;
+use codemode_compat::sides::ours::OursSide;
+use codemode_compat::sides::reference::{
+    ReferenceColumn, ReferenceSide, discover, ensure_installed, install_exit_guards, select,
+};
+use codemode_compat::{Error, Result};
+use codemode_executor::isolate::IsolateExecutor;
+use serde_json::Value;
+
+#[derive(Parser)]
+#[command(
+    name = "codemode-compat",
+    version,
+    about = "Does a codemode executor behave exactly like Cloudflare's DynamicWorkerExecutor?"
+)]
+struct Cli {
+    /// The project root (holds cases/, reference-worker/ and wrangler/). Default: the
+    /// nearest directory upwards from here that holds reference-worker/.
+    #[arg(long, global = true)]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the catalogue on every column and write the reports.
+    Matrix {
+        /// A catalogue directory (repeatable). Default: cases/.
+        #[arg(long = "cases")]
+        cases: Vec<PathBuf>,
+        /// Columns to run, comma-separated: ours, reference@<version>, reference@latest.
+        /// Default: ours and every configured reference column.
+        #[arg(long, value_delimiter = ',')]
+        columns: Vec<String>,
+        /// Where the reports go.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+        /// Also run the cells skip_on skips, and flag the annotations that no longer hold.
+        #[arg(long)]
+        run_skipped: bool,
+    },
+    /// Run one program on every column and print the normalized outcomes side by side.
+    Eval {
+        /// The program, as a model would write it.
+        code: String,
+        /// Borrow providers, connectors and options from a case: FILE:ID or ID.
+        #[arg(long)]
+        case: Option<String>,
+        /// Columns, as for matrix.
+        #[arg(long, value_delimiter = ',')]
+        columns: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let outcome = runtime.block_on(async {
+        install_exit_guards(true);
+        let root = match cli.root.clone().map(Ok).unwrap_or_else(find_root) {
+            Ok(root) => root,
+            Err(e) => return Err(e),
+        };
+        match cli.command {
+            Command::Matrix {
+                cases,
+                columns,
+                out,
+                run_skipped,
+            } => run_matrix(&root, cases, columns, out, run_skipped).await,
+            Command::Eval {
+                code,
+                case,
+                columns,
+            } => run_eval(&root, code, case, columns).await,
+        }
+    });
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("codemode-compat: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn find_root() -> Result<PathBuf> {
+    let here = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    here.ancestors()
+        .find(|dir| dir.join("reference-worker").is_dir())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            Error::Usage(
+                "no reference-worker/ here or above; run from the project, or pass --root".into(),
+            )
+        })
+}
+
+/// Which columns a run wants, resolved: whether ours shows, and the reference columns.
+async fn plan_columns(
+    root: &Path,
+    wanted: &[String],
+) -> Result<(
+    bool,
+    Vec<ReferenceColumn>,
+    Option<codemode_compat::sides::reference::Toolchain>,
+)> {
+    let want_reference = wanted.is_empty() || wanted.iter().any(|w| w != OURS);
+    let ours = wanted.is_empty() || wanted.iter().any(|w| w == OURS);
+    if !want_reference {
+        return Ok((ours, Vec::new(), None));
+    }
+    let root = root.to_path_buf();
+    let toolchain = tokio::task::spawn_blocking(move || ensure_installed(&root))
+        .await
+        .map_err(|e| Error::Toolchain(e.to_string()))??;
+    let available = discover(&toolchain)?;
+    let columns = if wanted.is_empty() {
+        available
+    } else {
+        let mut chosen = Vec::new();
+        for w in wanted.iter().filter(|w| *w != OURS) {
+            chosen.push(select(&available, w)?.clone());
+        }
+        chosen
+    };
+    Ok((ours, columns, Some(toolchain)))
+}
+
+/// Starts every column at once; a column that cannot start is returned with its reason.
+async fn start_columns(
+    root: &Path,
+    toolchain: Option<&codemode_compat::sides::reference::Toolchain>,
+    columns: Vec<ReferenceColumn>,
+) -> (Vec<ReferenceSide>, Vec<(ReferenceColumn, String)>) {
+    let Some(toolchain) = toolchain else {
+        return (Vec::new(), Vec::new());
+    };
+    let state = root.join("reference-worker/.wrangler-state");
+    let started = futures::future::join_all(columns.into_iter().map(|column| {
+        let state = state.clone();
+        async move {
+            let result = ReferenceSide::start(toolchain, column.clone(), &state, 4).await;
+            (column, result)
+        }
+    }))
+    .await;
+    let mut sides = Vec::new();
+    let mut failed = Vec::new();
+    for (column, result) in started {
+        match result {
+            Ok(side) => sides.push(side),
+            Err(error) => failed.push((column, error.to_string())),
+        }
+    }
+    (sides, failed)
+}
+
+async fn run_matrix(
+    root: &Path,
+    cases: Vec<PathBuf>,
+    columns: Vec<String>,
+    out: PathBuf,
+    run_skipped: bool,
+) -> Result<ExitCode> {
+    let dirs = if cases.is_empty() {
+        vec![root.join("cases")]
+    } else {
+        cases
+    };
+    let catalogue = load_dirs(&dirs)?;
+    let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
+    let (sides, failed) = start_columns(root, toolchain.as_ref(), columns).await;
+    let ours = OursSide::new(IsolateExecutor::default());
+    let terminal = std::io::stderr().is_terminal();
+    let progress = move |done: usize, total: usize| {
+        if terminal {
+            eprint!("\r{done}/{total} cells");
+        }
+    };
+    let mut matrix = matrix::run(
+        &catalogue,
+        &ours,
+        &sides,
+        Settings {
+            ours_column,
+            run_skipped,
+        },
+        &progress,
+    )
+    .await;
+    if terminal {
+        eprintln!();
+    }
+    for side in &sides {
+        side.stop().await;
+    }
+    ours.dispose().await;
+    for (column, message) in failed {
+        matrix.columns.push(ColumnHeader {
+            name: column.name.clone(),
+            upstream: Some(column.upstream.clone()),
+            wrangler: Some(column.wrangler.clone()),
+            workerd: Some(column.workerd.clone()),
+            executor: None,
+        });
+        for row in &mut matrix.cases {
+            row.cells.insert(
+                column.name.clone(),
+                Cell::error(format!("the column could not start: {message}")),
+            );
+        }
+    }
+    let out = if out.is_absolute() {
+        out
+    } else {
+        std::env::current_dir()
+            .map_err(|e| Error::io(".", e))?
+            .join(out)
+    };
+    let written = report::write_all(&matrix, &out)?;
+    let totals = matrix.totals();
+    println!(
+        "{} cases × {} columns: {} in {:.1} s",
+        matrix.cases.len(),
+        matrix.columns.len(),
+        totals
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        matrix.elapsed_ms as f64 / 1000.0
+    );
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    Ok(if matrix.failed() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn borrowed_case(root: &Path, spec: Option<&str>) -> Result<Case> {
+    let Some(spec) = spec else {
+        return Ok(Case {
+            id: "eval/program".into(),
+            about: None,
+            code: String::new(),
+            tools: CaseTools::Providers(Vec::new()),
+            connectors: Vec::new(),
+            options: CaseOptions::default(),
+            expect: Expect {
+                result: None,
+                error: None,
+                logs: Value::Array(vec![]),
+                calls: Value::Array(vec![]),
+                threw: None,
+            },
+            reference: true,
+            reason: None,
+            skip_on: Vec::new(),
+            file: PathBuf::from("<eval>"),
+            line: 1,
+        });
+    };
+    let (dirs, id) = match spec.rsplit_once(':') {
+        Some((file, id)) => {
+            let file = PathBuf::from(file);
+            let catalogue = load_one_file(&file)?;
+            return catalogue
+                .get(id)
+                .cloned()
+                .ok_or_else(|| Error::Usage(format!("{} has no case {id}", file.display())));
+        }
+        None => (vec![root.join("cases")], spec),
+    };
+    let catalogue = load_dirs(&dirs)?;
+    catalogue
+        .get(id)
+        .cloned()
+        .ok_or_else(|| Error::Usage(format!("no case {id} in cases/")))
+}
+
+fn load_one_file(file: &Path) -> Result<Catalogue> {
+    let dir = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let catalogue = load_dirs(&[dir.to_path_buf()])?;
+    Ok(Catalogue {
+        cases: catalogue
+            .cases
+            .into_iter()
+            .filter(|c| c.file == file || c.file.ends_with(file))
+            .collect(),
+    })
+}
+
+async fn run_eval(
+    root: &Path,
+    code: String,
+    case: Option<String>,
+    columns: Vec<String>,
+) -> Result<ExitCode> {
+    let case = borrowed_case(root, case.as_deref())?;
+    let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
+    let (sides, failed) = start_columns(root, toolchain.as_ref(), columns).await;
+    let mut outcomes: Vec<(String, Value)> = Vec::new();
+    let ours = OursSide::new(IsolateExecutor::default());
+    if ours_column {
+        outcomes.push((OURS.into(), ours.run(&case, &code).await));
+    }
+    for side in &sides {
+        let outcome = match side.run(&case, &code).await {
+            Ok(outcome) => outcome,
+            Err(message) => serde_json::json!({"error of the side": message}),
+        };
+        outcomes.push((side.column.name.clone(), outcome));
+    }
+    for (column, message) in failed {
+        outcomes.push((
+            column.name,
+            serde_json::json!({"error of the side": message}),
+        ));
+    }
+    for side in &sides {
+        side.stop().await;
+    }
+    ours.dispose().await;
+    // Group columns whose outcomes agree.
+    let mut groups: Vec<(Vec<String>, Value)> = Vec::new();
+    for (column, outcome) in outcomes {
+        match groups.iter_mut().find(|(_, o)| *o == outcome) {
+            Some((names, _)) => names.push(column),
+            None => groups.push((vec![column], outcome)),
+        }
+    }
+    for (names, outcome) in &groups {
+        println!("[{}]\n{}", names.join(" "), pretty(outcome));
+    }
+    Ok(if groups.len() > 1 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,1 +1,160 @@
-fn main() {}
+//! The catalogue as tests: one test per cell, named `<column>::<case id>`, through
+//! libtest-mimic, so `cargo test` prints libtest's output and takes its filters and `--list`.
+//!
+//! The `ours` cells need nothing outside the process. The reference cells start every
+//! configured `wrangler dev` column (installing the reference toolchain from its lockfile
+//! first when needed) and are only started when a selected, non-ignored test needs them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use codemode_compat::catalogue::{Case, load_dirs};
+use codemode_compat::cell::{Cell, Status};
+use codemode_compat::matrix::{OURS, reference_cell};
+use codemode_compat::sides::ours::OursSide;
+use codemode_compat::sides::reference::{
+    ReferenceSide, discover, ensure_installed, install_exit_guards,
+};
+use codemode_executor::isolate::IsolateExecutor;
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+fn main() {
+    let args = Arguments::from_args();
+    let root: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the harness lives in the workspace")
+        .to_path_buf();
+    let catalogue = match load_dirs(&[root.join("cases")]) {
+        Ok(catalogue) => catalogue,
+        Err(error) => {
+            eprintln!("{error}");
+            std::process::exit(101);
+        }
+    };
+    let runtime = Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime"),
+    );
+    let _guard = runtime.enter();
+    install_exit_guards(false);
+    let ours = Arc::new(OursSide::new(IsolateExecutor::default()));
+    let cases: Vec<Arc<Case>> = catalogue.cases.into_iter().map(Arc::new).collect();
+
+    let mut trials: Vec<Trial> = cases
+        .iter()
+        .map(|case| ours_trial(case.clone(), ours.clone(), runtime.clone()))
+        .collect();
+
+    // Reference columns: named from the installed toolchain; started only when needed.
+    let toolchain = ensure_installed(&root);
+    let columns = toolchain
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .and_then(|t| discover(t).map_err(|e| e.to_string()));
+    let mut sides: Vec<Arc<ReferenceSide>> = Vec::new();
+    match (&toolchain, columns) {
+        (Ok(toolchain), Ok(columns)) => {
+            let wanted = |name: &str| {
+                cases.iter().any(|case| {
+                    let probe = Trial::test(format!("{name}::{}", case.id), || Ok(()));
+                    !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
+                })
+            };
+            for column in columns {
+                let name = column.name.clone();
+                let side = if !args.list && wanted(&name) {
+                    let state = root.join("reference-worker/.wrangler-state");
+                    Some(
+                        runtime
+                            .block_on(ReferenceSide::start(toolchain, column.clone(), &state, 4))
+                            .map(Arc::new)
+                            .map_err(|e| e.to_string()),
+                    )
+                } else {
+                    None
+                };
+                if let Some(Ok(side)) = &side {
+                    sides.push(side.clone());
+                }
+                for case in &cases {
+                    trials.push(reference_trial(
+                        &name,
+                        case.clone(),
+                        side.clone(),
+                        ours.clone(),
+                        runtime.clone(),
+                    ));
+                }
+            }
+        }
+        (Err(error), _) => trials.push(failing("reference::toolchain", error.to_string())),
+        (Ok(_), Err(error)) => trials.push(failing("reference::columns", error)),
+    }
+
+    let conclusion = libtest_mimic::run(&args, trials);
+    for side in &sides {
+        runtime.block_on(side.stop());
+    }
+    runtime.block_on(ours.dispose());
+    conclusion.exit();
+}
+
+fn failing(name: &str, message: String) -> Trial {
+    Trial::test(name, move || Err(Failed::from(message)))
+}
+
+fn ours_trial(
+    case: Arc<Case>,
+    ours: Arc<OursSide<IsolateExecutor>>,
+    runtime: Arc<tokio::runtime::Runtime>,
+) -> Trial {
+    Trial::test(format!("{OURS}::{}", case.id), move || {
+        let outcome = runtime.block_on(ours.run(&case, &case.code));
+        verdict(&case, OURS, Cell::judge(&case, outcome, None, OURS, OURS))
+    })
+}
+
+fn reference_trial(
+    column: &str,
+    case: Arc<Case>,
+    side: Option<Result<Arc<ReferenceSide>, String>>,
+    ours: Arc<OursSide<IsolateExecutor>>,
+    runtime: Arc<tokio::runtime::Runtime>,
+) -> Trial {
+    let name = format!("{column}::{}", case.id);
+    let column = column.to_string();
+    Trial::ignorable_test(name, move || {
+        if !case.reference {
+            return Ok(Completion::ignored_with(
+                case.reason.clone().unwrap_or_default(),
+            ));
+        }
+        let side = match side {
+            Some(Ok(side)) => side,
+            Some(Err(message)) => {
+                return Err(Failed::from(format!("{column} could not start: {message}")));
+            }
+            None => return Err(Failed::from(format!("{column} was not started"))),
+        };
+        if let Some(skip) = case.skip_for(&side.column.version()) {
+            return Ok(Completion::ignored_with(format!(
+                "skip_on {}: {}",
+                skip.versions, skip.reason
+            )));
+        }
+        let cell = runtime.block_on(async {
+            let ours = ours.run(&case, &case.code).await;
+            reference_cell(&case, &side, &ours, false).await
+        });
+        verdict(&case, &column, cell).map(|()| Completion::Completed)
+    })
+}
+
+fn verdict(case: &Case, column: &str, cell: Cell) -> Result<(), Failed> {
+    match cell.status {
+        Status::Pass => Ok(()),
+        _ => Err(Failed::from(cell.failure_message(case, column))),
+    }
+}
