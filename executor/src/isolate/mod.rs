@@ -1,1 +1,125 @@
 //! The QuickJS native executor.
+//!
+//! [`IsolateExecutor`] runs each [`ExecuteRequest`](crate::protocol::ExecuteRequest) in a
+//! fresh QuickJS runtime on one of a fixed set of worker threads. Each run gets its own
+//! memory limit, a CPU deadline enforced by QuickJS's interrupt handler, and a wall-clock
+//! bound on idle waits; see [`bounds`] for how the run clock counts.
+//!
+//! Modules, each named after a concept:
+//! - [`pool`]: the worker threads and their queue;
+//! - [`run`]: one run's lifecycle and event loop;
+//! - [`bounds`]: the run clock and the interrupt;
+//! - [`host`] and `bootstrap.js`: the sandbox scope (console, timers, dispatch, codec);
+//! - [`proxies`]: the provider objects;
+//! - [`modules`]: the request's module map;
+//! - [`timers`]: the host-side timer queue;
+//! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
+//! - [`v8_messages`]: QuickJS error texts reworded as V8 words them.
+
+mod bounds;
+mod clone;
+mod host;
+mod modules;
+mod pool;
+mod proxies;
+mod run;
+mod timers;
+mod v8_messages;
+
+use std::time::Duration;
+
+use crate::Error;
+use crate::protocol::{ExecuteRequest, Executor, Outcome, Timeout};
+use pool::Pool;
+use run::RunLimits;
+
+/// How an [`IsolateExecutor`] is sized and bounded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IsolateOptions {
+    /// Worker threads; each runs one execution at a time. Default: the available
+    /// parallelism.
+    pub workers: usize,
+    /// The memory limit of each run. Default: 64 MiB.
+    pub memory_limit_bytes: usize,
+    /// The bound of a request without one. Default: 60 000 ms.
+    pub default_timeout_ms: u64,
+    /// The longest bound a request may have (what [`Timeout::Maximum`] means; longer
+    /// requested bounds are clamped to it). Default: 300 000 ms.
+    pub max_timeout_ms: u64,
+    /// The JavaScript stack limit of each run. Default: 1 MiB.
+    pub max_stack_bytes: usize,
+}
+
+impl Default for IsolateOptions {
+    fn default() -> Self {
+        IsolateOptions {
+            workers: std::thread::available_parallelism()
+                .map(usize::from)
+                .unwrap_or(1),
+            memory_limit_bytes: 64 << 20,
+            default_timeout_ms: 60_000,
+            max_timeout_ms: 300_000,
+            max_stack_bytes: 1 << 20,
+        }
+    }
+}
+
+/// The QuickJS implementation of [`Executor`].
+///
+/// Guarantees: every run starts from a fresh runtime, so nothing one run sets is visible to
+/// the next; a run ends within its bound (plus scheduling overhead) whether it spins,
+/// waits on a promise that never settles, or exhausts memory, and its worker then serves the
+/// next run; `execute` futures are `Send` and work from any tokio runtime.
+pub struct IsolateExecutor {
+    options: IsolateOptions,
+    pool: Pool,
+}
+
+impl IsolateExecutor {
+    /// Starts the worker pool.
+    pub fn new(options: IsolateOptions) -> Self {
+        let stack = options.max_stack_bytes.saturating_add(8 << 20);
+        IsolateExecutor {
+            pool: Pool::start(options.workers, stack),
+            options,
+        }
+    }
+
+    fn limits(&self, request: &ExecuteRequest) -> RunLimits {
+        let max = self.options.max_timeout_ms;
+        let bound_ms = match request.timeout {
+            None => self.options.default_timeout_ms.min(max),
+            Some(Timeout::Millis(ms)) => ms.min(max),
+            Some(Timeout::Maximum) => max,
+        };
+        RunLimits {
+            memory_limit_bytes: self.options.memory_limit_bytes,
+            max_stack_bytes: self.options.max_stack_bytes,
+            bound: Duration::from_millis(bound_ms),
+            hard_cap: Duration::from_millis(max),
+        }
+    }
+}
+
+impl Default for IsolateExecutor {
+    fn default() -> Self {
+        IsolateExecutor::new(IsolateOptions::default())
+    }
+}
+
+impl Executor for IsolateExecutor {
+    async fn execute(&self, request: ExecuteRequest) -> Result<Outcome, Error> {
+        let limits = self.limits(&request);
+        self.pool.submit(request, limits).await
+    }
+
+    async fn dispose(&self) {
+        self.pool.close();
+    }
+}
+
+impl Drop for IsolateExecutor {
+    fn drop(&mut self) {
+        self.pool.close();
+    }
+}

@@ -7,6 +7,7 @@
 
 mod codec;
 mod dispatch;
+mod imports;
 mod outcome;
 mod request;
 pub mod texts;
@@ -14,6 +15,7 @@ mod value;
 
 pub use codec::{CodecError, decode_codec_json, encode_codec_json};
 pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
+pub use imports::separate_imports;
 pub use outcome::{LogLevel, LogLine, Outcome, RunError};
 pub use request::{ExecuteRequest, Outbound, ProviderDescriptor, Timeout};
 pub use value::{Binary, BinaryKind, JsValue, iso_string, number_json, number_to_js_string};

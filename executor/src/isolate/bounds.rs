@@ -1,0 +1,194 @@
+//! The run clock and the CPU deadline.
+//!
+//! Two ways to count a run's time:
+//! - `count_host_waits: true`: wall-clock time from the start of the run, host waits included.
+//! - `count_host_waits: false`: the sandbox's own time. Time spent running JavaScript always
+//!   counts; time spent idle counts unless at least one tool call is in flight. A hard
+//!   wall-clock cap (the executor's maximum bound, at least the run's bound) still ends a
+//!   run whose tool never answers.
+//!
+//! JavaScript that never yields is stopped by QuickJS's interrupt handler, which reads the
+//! deadline armed before each stretch of JavaScript and fires once it has passed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const DISARMED: u64 = u64::MAX;
+
+/// The deadline the interrupt handler checks, shared between the run loop and QuickJS.
+pub(super) struct Interrupt {
+    origin: Instant,
+    deadline_nanos: AtomicU64,
+    fired: AtomicBool,
+}
+
+impl Interrupt {
+    pub(super) fn new() -> Arc<Self> {
+        Arc::new(Interrupt {
+            origin: Instant::now(),
+            deadline_nanos: AtomicU64::new(DISARMED),
+            fired: AtomicBool::new(false),
+        })
+    }
+
+    fn arm(&self, deadline: Instant) {
+        let nanos = deadline.saturating_duration_since(self.origin).as_nanos();
+        self.deadline_nanos.store(
+            u64::try_from(nanos).unwrap_or(DISARMED - 1),
+            Ordering::Relaxed,
+        );
+    }
+
+    fn disarm(&self) {
+        self.deadline_nanos.store(DISARMED, Ordering::Relaxed);
+    }
+
+    /// What the QuickJS interrupt handler answers: `true` (stop) once the armed deadline has
+    /// passed. Stopping raises an uncatchable error in the sandbox.
+    pub(super) fn should_interrupt(&self) -> bool {
+        let deadline = self.deadline_nanos.load(Ordering::Relaxed);
+        if deadline == DISARMED {
+            return false;
+        }
+        let now = self.origin.elapsed().as_nanos();
+        if now > u128::from(deadline) {
+            self.fired.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the handler has stopped JavaScript in this run.
+    pub(super) fn fired(&self) -> bool {
+        self.fired.load(Ordering::Relaxed)
+    }
+}
+
+/// One run's clock.
+pub(super) struct RunClock {
+    bound: Duration,
+    count_host_waits: bool,
+    started: Instant,
+    /// Own time used so far (only for `count_host_waits: false`).
+    used: Duration,
+    hard_deadline: Instant,
+    interrupt: Arc<Interrupt>,
+}
+
+impl RunClock {
+    pub(super) fn new(
+        bound: Duration,
+        count_host_waits: bool,
+        hard_cap: Duration,
+        interrupt: Arc<Interrupt>,
+    ) -> Self {
+        let started = Instant::now();
+        RunClock {
+            bound,
+            count_host_waits,
+            started,
+            used: Duration::ZERO,
+            hard_deadline: started + hard_cap.max(bound),
+            interrupt,
+        }
+    }
+
+    /// The bound in milliseconds, as the outcome reports it.
+    pub(super) fn bound_ms(&self) -> u64 {
+        u64::try_from(self.bound.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn remaining(&self, now: Instant) -> Duration {
+        if self.count_host_waits {
+            (self.started + self.bound).saturating_duration_since(now)
+        } else {
+            self.bound.saturating_sub(self.used)
+        }
+    }
+
+    /// Whether the run has used up its bound (or hit the hard cap).
+    pub(super) fn expired(&self) -> bool {
+        let now = Instant::now();
+        self.remaining(now).is_zero() || now >= self.hard_deadline
+    }
+
+    /// Arms the interrupt for a stretch of JavaScript; returns the stretch's start.
+    pub(super) fn begin_js(&self) -> Instant {
+        let now = Instant::now();
+        self.interrupt
+            .arm((now + self.remaining(now)).min(self.hard_deadline));
+        now
+    }
+
+    /// Ends a stretch of JavaScript begun at `began`.
+    pub(super) fn end_js(&mut self, began: Instant) {
+        self.interrupt.disarm();
+        if !self.count_host_waits {
+            self.used += began.elapsed();
+        }
+    }
+
+    /// When an idle wait must end for the bound to hold. `counts`: whether this wait counts
+    /// toward the run's own time (no tool call in flight).
+    pub(super) fn wait_deadline(&self, counts: bool) -> Instant {
+        let now = Instant::now();
+        if self.count_host_waits || counts {
+            (now + self.remaining(now)).min(self.hard_deadline)
+        } else {
+            self.hard_deadline
+        }
+    }
+
+    /// Ends an idle wait begun at `began`.
+    pub(super) fn end_wait(&mut self, began: Instant, counts: bool) {
+        if !self.count_host_waits && counts {
+            self.used += began.elapsed();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_time_ignores_waits_with_a_call_in_flight() {
+        let mut clock = RunClock::new(
+            Duration::from_millis(50),
+            false,
+            Duration::from_secs(10),
+            Interrupt::new(),
+        );
+        let began = Instant::now();
+        std::thread::sleep(Duration::from_millis(60));
+        clock.end_wait(began, false);
+        assert!(!clock.expired());
+        let began = Instant::now();
+        std::thread::sleep(Duration::from_millis(60));
+        clock.end_wait(began, true);
+        assert!(clock.expired());
+    }
+
+    #[test]
+    fn wall_clock_counts_everything() {
+        let clock = RunClock::new(
+            Duration::from_millis(20),
+            true,
+            Duration::from_secs(10),
+            Interrupt::new(),
+        );
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(clock.expired());
+    }
+
+    #[test]
+    fn interrupt_fires_only_once_armed_and_past() {
+        let interrupt = Interrupt::new();
+        assert!(!interrupt.should_interrupt());
+        interrupt.arm(Instant::now());
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(interrupt.should_interrupt());
+        assert!(interrupt.fired());
+    }
+}

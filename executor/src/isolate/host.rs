@@ -1,0 +1,119 @@
+//! The host side of one run's sandbox scope: the Rust functions `bootstrap.js` calls for
+//! console lines, tool calls, timers and the codec's base64, and the state they share with
+//! the run loop.
+//!
+//! The functions only record; the run loop acts (spawns calls, arms timers) between
+//! stretches of JavaScript, so no host state is borrowed while JavaScript runs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use rquickjs::{ArrayBuffer, Ctx, Function, Object, TypedArray, Value};
+
+use super::timers::TimerQueue;
+use super::v8_messages::translate_rendered;
+use crate::protocol::{LogLevel, LogLine, ToolCall};
+
+/// What the sandbox's host functions record during a run.
+#[derive(Default)]
+pub(super) struct HostState {
+    /// Captured console lines, in order.
+    pub logs: Vec<LogLine>,
+    /// Tool calls made since the run loop last looked, with the id their promise waits on.
+    pub new_calls: Vec<(u32, ToolCall)>,
+    next_call: u32,
+    /// The run's pending timers.
+    pub timers: TimerQueue,
+}
+
+/// The host state shared between the sandbox's functions and the run loop (one thread).
+pub(super) type SharedHost = Rc<RefCell<HostState>>;
+
+/// Builds the `host` object `bootstrap.js` is called with.
+pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+
+    let state = host.clone();
+    object.set(
+        "log",
+        Function::new(ctx.clone(), move |level: i32, text: String| {
+            let level = match level {
+                1 => LogLevel::Warn,
+                2 => LogLevel::Error,
+                _ => LogLevel::Log,
+            };
+            state.borrow_mut().logs.push(LogLine { level, text });
+        })?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "call",
+        Function::new(
+            ctx.clone(),
+            move |provider: String, tool: String, args_json: String| {
+                let mut state = state.borrow_mut();
+                state.next_call = state.next_call.wrapping_add(1);
+                let id = state.next_call;
+                state.new_calls.push((
+                    id,
+                    ToolCall {
+                        provider,
+                        tool,
+                        args_json,
+                    },
+                ));
+                id
+            },
+        )?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "timer",
+        Function::new(ctx.clone(), move |delay_ms: f64, repeat: bool| {
+            state.borrow_mut().timers.add(delay_ms, repeat)
+        })?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "clearTimer",
+        Function::new(ctx.clone(), move |id: u32| {
+            state.borrow_mut().timers.clear(id)
+        })?,
+    )?;
+
+    object.set(
+        "b64encode",
+        Function::new(ctx.clone(), |bytes: TypedArray<'js, u8>| {
+            // SAFETY: the bytes are copied out before any JavaScript runs again.
+            let encoded = unsafe { bytes.as_bytes() }
+                .map(|b| STANDARD.encode(b))
+                .unwrap_or_default();
+            encoded
+        })?,
+    )?;
+
+    object.set(
+        "b64decode",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, data: String| -> rquickjs::Result<Value<'js>> {
+                match STANDARD.decode(data.as_bytes()) {
+                    Ok(bytes) => Ok(ArrayBuffer::new(ctx, bytes)?.into_value()),
+                    Err(_) => Ok(Value::new_undefined(ctx)),
+                }
+            },
+        )?,
+    )?;
+
+    object.set(
+        "translate",
+        Function::new(ctx.clone(), |text: String| translate_rendered(&text))?,
+    )?;
+
+    Ok(object)
+}

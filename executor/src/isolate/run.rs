@@ -1,0 +1,558 @@
+//! One run, start to finish, on a worker thread: a fresh QuickJS runtime and context, the
+//! sandbox scope, the program loaded as a module, and the event loop that drives promises,
+//! timers and tool calls until the program settles or its bound ends it.
+//!
+//! Guarantees: nothing outlives the run (the runtime is dropped with every value, timer and
+//! pending promise in it); tool calls still in flight when the run ends are aborted and never
+//! answered into a later run; console lines written before a failure are kept.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use rquickjs::context::EvalOptions;
+use rquickjs::{
+    CatchResultExt, CaughtError, Context, Ctx, Function, Module, Object, Runtime, Value,
+};
+use tokio::runtime::Handle;
+use tokio::task::AbortHandle;
+
+use super::bounds::{Interrupt, RunClock};
+use super::clone::{CloneError, clone_value};
+use super::host::{HostState, SharedHost, host_object};
+use super::modules::{MAIN_MODULE, ModuleMap};
+use super::proxies::bind_providers;
+use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
+use crate::Error;
+use crate::protocol::{
+    Dispatch, Envelope, ExecuteRequest, JsValue, Outcome, RunError, encode_codec_json,
+    separate_imports, texts,
+};
+
+const BOOTSTRAP: &str = include_str!("bootstrap.js");
+const INTERNAL: &str = "__codemode_internal";
+const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
+
+/// The bounds one run gets.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RunLimits {
+    pub memory_limit_bytes: usize,
+    pub max_stack_bytes: usize,
+    pub bound: Duration,
+    /// The wall-clock cap for runs whose clock stops during host waits.
+    pub hard_cap: Duration,
+}
+
+/// Runs one request. `spawner` is the caller's runtime, where tool calls run.
+pub(super) async fn run(
+    request: ExecuteRequest,
+    limits: RunLimits,
+    spawner: Option<Handle>,
+) -> Result<Outcome, Error> {
+    let rt = Runtime::new().map_err(internal)?;
+    rt.set_memory_limit(limits.memory_limit_bytes);
+    rt.set_max_stack_size(limits.max_stack_bytes);
+    let interrupt = Interrupt::new();
+    let handler = interrupt.clone();
+    rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
+    let modules = Arc::new(request.modules.clone().unwrap_or_default());
+    rt.set_loader(ModuleMap(modules.clone()), ModuleMap(modules.clone()));
+    let ctx = Context::full(&rt).map_err(internal)?;
+    let clock = RunClock::new(
+        limits.bound,
+        request.count_host_waits,
+        limits.hard_cap,
+        interrupt.clone(),
+    );
+    let mut session = Session {
+        inflight: FuturesUnordered::new(),
+        aborts: Vec::new(),
+        host: Rc::new(RefCell::new(HostState::default())),
+        clock,
+        interrupt,
+        dispatch: request.dispatch.clone(),
+        spawner,
+        modules,
+        main_source: String::new(),
+        memory_limit_bytes: limits.memory_limit_bytes,
+        ctx,
+        rt,
+    };
+    let outcome = session.run(&request).await;
+    for abort in session.aborts.drain(..) {
+        abort.abort();
+    }
+    outcome
+}
+
+type Inflight = Pin<Box<dyn Future<Output = (u32, Envelope)>>>;
+
+struct Session {
+    inflight: FuturesUnordered<Inflight>,
+    aborts: Vec<AbortHandle>,
+    host: SharedHost,
+    clock: RunClock,
+    interrupt: Arc<Interrupt>,
+    dispatch: Option<Arc<dyn Dispatch>>,
+    spawner: Option<Handle>,
+    modules: Arc<BTreeMap<String, String>>,
+    main_source: String,
+    memory_limit_bytes: usize,
+    // Dropped last, in this order.
+    ctx: Context,
+    rt: Runtime,
+}
+
+/// How the event loop ended.
+enum Ended {
+    Settled,
+    TimedOut,
+}
+
+/// Why the start failed: a text for [`Error::StartFailed`], a refused request, or a bound.
+pub(super) enum StartFailure {
+    Text(String),
+    Invalid(String),
+    Bound(RunError),
+}
+
+impl Session {
+    async fn run(&mut self, request: &ExecuteRequest) -> Result<Outcome, Error> {
+        match self.start(request) {
+            Ok(()) => {}
+            Err(StartFailure::Text(text)) => return Err(Error::StartFailed(text)),
+            Err(StartFailure::Invalid(text)) => return Err(Error::InvalidRequest(text)),
+            Err(StartFailure::Bound(error)) => return Ok(self.failed(error)),
+        }
+        match self.event_loop().await? {
+            Ended::TimedOut => Ok(self.failed(RunError::TimedOut {
+                bound_ms: self.clock.bound_ms(),
+            })),
+            Ended::Settled => self.settled(),
+        }
+    }
+
+    fn failed(&self, error: RunError) -> Outcome {
+        Outcome {
+            result: JsValue::Undefined,
+            error: Some(error),
+            logs: std::mem::take(&mut self.host.borrow_mut().logs),
+        }
+    }
+
+    /// Builds the scope, binds the providers, runs the preludes and loads the program.
+    fn start(&mut self, request: &ExecuteRequest) -> Result<(), StartFailure> {
+        let (imports, body) = separate_imports(&request.code);
+        self.main_source = format!("{imports}export default (\n{body}\n);\n");
+        let began = self.clock.begin_js();
+        let host = self.host.clone();
+        let main_source = self.main_source.clone();
+        let modules = self.modules.clone();
+        let result = self.ctx.with(|ctx| -> Result<(), StartFailure> {
+            let fail = |ctx: &Ctx<'_>, error: CaughtError<'_>, source: &str| {
+                start_failure(ctx, error, source, &modules)
+            };
+            let setup: Function = ctx.eval(BOOTSTRAP).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let host_fns = host_object(&ctx, &host).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let internal: Object = setup.call((host_fns,)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let define: Function = ctx
+                .eval("(value) => Object.defineProperty(globalThis, \"__codemode_internal\", { value })")
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            define.call::<_, ()>((internal.clone(),)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let fail_provider = |e: CaughtError<'_>, source: &str| start_failure(&ctx, e, source, &modules);
+            bind_providers(&ctx, &internal, &request.providers, &fail_provider)?;
+            for provider in &request.providers {
+                if let Some(prelude) = &provider.prelude {
+                    let mut options = EvalOptions::default();
+                    options.filename = Some(format!("prelude:{}", provider.name));
+                    ctx.eval_with_options::<(), _>(prelude.as_str(), options)
+                        .catch(&ctx)
+                        .map_err(|e| fail(&ctx, e, prelude))?;
+                }
+            }
+            let declared = Module::declare(ctx.clone(), MAIN_MODULE, main_source.as_str())
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, &main_source))?;
+            let (module, loaded) = declared.eval().catch(&ctx).map_err(|e| fail(&ctx, e, &main_source))?;
+            let namespace = module.namespace().catch(&ctx).map_err(|e| fail(&ctx, e, &main_source))?;
+            let start: Function = internal.get("start").catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            start
+                .call::<_, ()>((loaded, namespace))
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, &main_source))?;
+            Ok(())
+        });
+        self.clock.end_js(began);
+        match result {
+            Err(_) if self.interrupt.fired() => Err(StartFailure::Bound(RunError::TimedOut {
+                bound_ms: self.clock.bound_ms(),
+            })),
+            Err(StartFailure::Text(text)) if text.contains("out of memory") => {
+                Err(StartFailure::Bound(RunError::OutOfMemory {
+                    limit_bytes: self.memory_limit_bytes,
+                }))
+            }
+            other => other,
+        }
+    }
+
+    /// Runs every pending job (promise reactions) with the CPU deadline armed.
+    fn drain_jobs(&mut self) {
+        let began = self.clock.begin_js();
+        loop {
+            match self.rt.execute_pending_job() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(job) => {
+                    job.0.with(|ctx| {
+                        let _ = ctx.catch();
+                    });
+                    if self.interrupt.fired() {
+                        break;
+                    }
+                }
+            }
+        }
+        self.clock.end_js(began);
+    }
+
+    /// Calls `internal[method](args)` with the CPU deadline armed.
+    fn call_internal<A>(&mut self, method: &str, args: A)
+    where
+        A: for<'js> rquickjs::function::IntoArgs<'js>,
+    {
+        let began = self.clock.begin_js();
+        self.ctx.with(|ctx| {
+            let function = internal_object(&ctx).and_then(|i| i.get::<_, Function>(method));
+            if let Ok(function) = function {
+                let _ = function.call::<_, ()>(args).catch(&ctx);
+            }
+        });
+        self.clock.end_js(began);
+    }
+
+    async fn event_loop(&mut self) -> Result<Ended, Error> {
+        loop {
+            self.drain_jobs();
+            if self.interrupt.fired() {
+                return Ok(Ended::TimedOut);
+            }
+            let state: i32 = self
+                .ctx
+                .with(|ctx| internal_object(&ctx)?.get("state"))
+                .map_err(internal)?;
+            if state != 0 {
+                return Ok(Ended::Settled);
+            }
+            if self.clock.expired() {
+                return Ok(Ended::TimedOut);
+            }
+            self.spawn_new_calls();
+            let due = self.host.borrow_mut().timers.pop_due(Instant::now());
+            if let Some(timer) = due {
+                self.call_internal("fire", (timer.id, timer.repeat));
+                continue;
+            }
+            let counts = self.inflight.is_empty();
+            let deadline = self.clock.wait_deadline(counts);
+            let next_timer = self.host.borrow().timers.next_due();
+            let began = Instant::now();
+            let settled = tokio::select! {
+                biased;
+                Some(done) = self.inflight.next(), if !self.inflight.is_empty() => Some(done),
+                _ = sleep_until(next_timer) => None,
+                _ = tokio::time::sleep_until(deadline.into()) => None,
+            };
+            self.clock.end_wait(began, counts);
+            if let Some((id, envelope)) = settled {
+                let json = envelope_json(envelope);
+                self.call_internal("settle", (id, json));
+            }
+        }
+    }
+
+    /// Hands the calls the sandbox made since the last look to the dispatch.
+    fn spawn_new_calls(&mut self) {
+        let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
+        for (id, call) in calls {
+            let Some(dispatch) = &self.dispatch else {
+                let envelope = Envelope::Error(texts::tool_not_found(&call.tool));
+                self.inflight.push(Box::pin(async move { (id, envelope) }));
+                continue;
+            };
+            let future = dispatch.dispatch(call);
+            let handle = match &self.spawner {
+                Some(spawner) => spawner.spawn(future),
+                None => tokio::spawn(future),
+            };
+            self.aborts.push(handle.abort_handle());
+            self.inflight.push(Box::pin(async move {
+                let envelope = handle
+                    .await
+                    .unwrap_or_else(|e| Envelope::Error(format!("The tool call failed: {e}")));
+                (id, envelope)
+            }));
+        }
+    }
+
+    /// The outcome of a program that settled.
+    fn settled(&mut self) -> Result<Outcome, Error> {
+        let main_source = self.main_source.clone();
+        let modules = self.modules.clone();
+        let memory_limit_bytes = self.memory_limit_bytes;
+        let settled = self.ctx.with(|ctx| -> Result<Settled, Error> {
+            let internal = internal_object(&ctx).map_err(internal)?;
+            let state: i32 = internal.get("state").map_err(internal_error)?;
+            if state == 1 {
+                let value: Value = internal.get("value").map_err(internal_error)?;
+                return match clone_value(&ctx, &internal, value) {
+                    Ok(result) => Ok(Settled::Value(result)),
+                    Err(CloneError::Uncloneable(text)) => Err(Error::Rejected(text)),
+                    Err(CloneError::Js(e)) => Err(Error::Rejected(caught_text(&ctx, e))),
+                };
+            }
+            let thrown: Value = internal.get("error").map_err(internal_error)?;
+            let started: bool = internal.get("started").unwrap_or(true);
+            if is_out_of_memory(&thrown) {
+                return Ok(Settled::Failed(RunError::OutOfMemory {
+                    limit_bytes: memory_limit_bytes,
+                }));
+            }
+            if !started {
+                return Err(Error::StartFailed(format!(
+                    "{START_FAILED}{}",
+                    rendered_error(&thrown, &main_source, &modules)
+                )));
+            }
+            Ok(Settled::Failed(threw(
+                &ctx,
+                &internal,
+                thrown,
+                &main_source,
+                &modules,
+            )))
+        })?;
+        let logs = std::mem::take(&mut self.host.borrow_mut().logs);
+        Ok(match settled {
+            Settled::Value(result) => Outcome {
+                result,
+                error: None,
+                logs,
+            },
+            Settled::Failed(error) => Outcome {
+                result: JsValue::Undefined,
+                error: Some(error),
+                logs,
+            },
+        })
+    }
+}
+
+enum Settled {
+    Value(JsValue),
+    Failed(RunError),
+}
+
+fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    ctx.globals().get(INTERNAL)
+}
+
+fn internal(error: rquickjs::Error) -> Error {
+    Error::Internal(error.to_string())
+}
+
+fn internal_error(error: rquickjs::Error) -> Error {
+    internal(error)
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The JSON the sandbox's dispatch promise resolves with.
+fn envelope_json(envelope: Envelope) -> String {
+    match envelope {
+        Envelope::Result(value) => match encode_codec_json(&value) {
+            Ok(Some(json)) => format!("{{\"result\":{json}}}"),
+            Ok(None) => "{}".into(),
+            Err(e) => serde_json::json!({ "error": e.0 }).to_string(),
+        },
+        Envelope::Error(text) => serde_json::json!({ "error": text }).to_string(),
+    }
+}
+
+/// The text of a caught error (an exception's `String()`), for a failed crossing.
+fn caught_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
+    match error {
+        rquickjs::Error::Exception => {
+            let value = ctx.catch();
+            value
+                .get::<rquickjs::Coerced<String>>()
+                .map(|c| c.0)
+                .unwrap_or_else(|_| "The result could not be cloned.".into())
+        }
+        other => other.to_string(),
+    }
+}
+
+fn is_out_of_memory(thrown: &Value<'_>) -> bool {
+    let Some(object) = thrown.as_object() else {
+        return false;
+    };
+    let name: Option<String> = object.get("name").ok();
+    let message: Option<String> = object.get("message").ok();
+    name.as_deref() == Some("InternalError") && message.as_deref() == Some("out of memory")
+}
+
+/// A thrown value as a run error: its `message` (translated for errors) and its clone.
+fn threw<'js>(
+    ctx: &Ctx<'js>,
+    internal: &Object<'js>,
+    thrown: Value<'js>,
+    main_source: &str,
+    modules: &BTreeMap<String, String>,
+) -> RunError {
+    let is_error = thrown.as_object().is_some_and(|o| o.is_error());
+    let message = if thrown.is_null() || thrown.is_undefined() {
+        None
+    } else if let Some(object) = thrown.as_object() {
+        let value: Value = object
+            .get("message")
+            .unwrap_or_else(|_| Value::new_undefined(ctx.clone()));
+        match clone_value(ctx, internal, value) {
+            Ok(JsValue::String(text)) if is_error => Some(JsValue::String(translate_at(
+                &text,
+                object,
+                main_source,
+                modules,
+            ))),
+            Ok(value) => Some(value),
+            Err(_) => Some(JsValue::Undefined),
+        }
+    } else {
+        Some(JsValue::Undefined)
+    };
+    let mut thrown = clone_value(ctx, internal, thrown).unwrap_or(JsValue::Undefined);
+    if let (JsValue::Error { message: text, .. }, Some(JsValue::String(translated))) =
+        (&mut thrown, &message)
+    {
+        *text = translated.clone();
+    }
+    RunError::Threw { message, thrown }
+}
+
+/// Translates an error's message, using its stack to name a callee where needed.
+fn translate_at(
+    message: &str,
+    error: &Object<'_>,
+    main_source: &str,
+    modules: &BTreeMap<String, String>,
+) -> String {
+    let stack: String = error.get("stack").unwrap_or_default();
+    let position = stack_positions(&stack)
+        .into_iter()
+        .find_map(|(file, line, column)| {
+            let source = if file == MAIN_MODULE {
+                main_source
+            } else {
+                modules.get(&file)?.as_str()
+            };
+            Some(SourcePosition {
+                source,
+                line,
+                column,
+            })
+        });
+    translate_message(message, position)
+}
+
+/// `(file, line, column)` of every frame in a QuickJS stack.
+fn stack_positions(stack: &str) -> Vec<(String, usize, usize)> {
+    stack
+        .lines()
+        .filter_map(|line| {
+            let frame = line.trim().strip_prefix("at ")?;
+            let location = match (frame.rfind('('), frame.ends_with(')')) {
+                (Some(open), true) => &frame[open + 1..frame.len() - 1],
+                _ => frame,
+            };
+            let mut parts = location.rsplitn(3, ':');
+            let column = parts.next()?.parse().ok()?;
+            let line = parts.next()?.parse().ok()?;
+            Some((parts.next()?.to_string(), line, column))
+        })
+        .collect()
+}
+
+/// `Name: message` for an error thrown while the program loaded.
+fn rendered_error(
+    thrown: &Value<'_>,
+    main_source: &str,
+    modules: &BTreeMap<String, String>,
+) -> String {
+    let Some(object) = thrown.as_object() else {
+        return thrown
+            .get::<rquickjs::Coerced<String>>()
+            .map(|c| c.0)
+            .unwrap_or_default();
+    };
+    let name: String = object.get("name").unwrap_or_else(|_| "Error".into());
+    let message: String = object.get("message").unwrap_or_default();
+    let message = if name == "SyntaxError" {
+        let stack: String = object.get("stack").unwrap_or_default();
+        syntax_message(&message, &stack, main_source, modules)
+    } else {
+        translate_at(&message, object, main_source, modules)
+    };
+    if message.is_empty() {
+        name
+    } else {
+        format!("{name}: {message}")
+    }
+}
+
+fn syntax_message(
+    message: &str,
+    stack: &str,
+    fallback_source: &str,
+    modules: &BTreeMap<String, String>,
+) -> String {
+    match stack_positions(stack).into_iter().next() {
+        Some((file, line, column)) => {
+            let source = modules
+                .get(&file)
+                .map(String::as_str)
+                .unwrap_or(fallback_source);
+            translate_syntax_error(message, source, line, column)
+        }
+        None => message.to_string(),
+    }
+}
+
+/// The start-failure text for an error caught while the scope or the program loaded.
+fn start_failure(
+    _ctx: &Ctx<'_>,
+    error: CaughtError<'_>,
+    source: &str,
+    modules: &BTreeMap<String, String>,
+) -> StartFailure {
+    let text = match &error {
+        CaughtError::Exception(exception) => {
+            let value = exception.clone().into_value();
+            rendered_error(&value, source, modules)
+        }
+        CaughtError::Value(value) => rendered_error(value, source, modules),
+        CaughtError::Error(e) => e.to_string(),
+    };
+    StartFailure::Text(format!("{START_FAILED}{text}"))
+}
