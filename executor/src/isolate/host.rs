@@ -90,10 +90,9 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
         "b64encode",
         Function::new(ctx.clone(), |bytes: TypedArray<'js, u8>| {
             // SAFETY: the bytes are copied out before any JavaScript runs again.
-            let encoded = unsafe { bytes.as_bytes() }
+            unsafe { bytes.as_bytes() }
                 .map(|b| STANDARD.encode(b))
-                .unwrap_or_default();
-            encoded
+                .unwrap_or_default()
         })?,
     )?;
 

@@ -149,7 +149,7 @@ impl Session {
     /// Builds the scope, binds the providers, runs the preludes and loads the program.
     fn start(&mut self, request: &ExecuteRequest) -> Result<(), StartFailure> {
         let (imports, body) = separate_imports(&request.code);
-        self.main_source = format!("{imports}export default (\n{body}\n);\n");
+        self.main_source = format!("{imports};export default (\n{body}\n);\n");
         let began = self.clock.begin_js();
         let host = self.host.clone();
         let main_source = self.main_source.clone();

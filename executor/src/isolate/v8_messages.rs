@@ -14,15 +14,17 @@ pub(super) struct SourcePosition<'a> {
 
 /// Translates one runtime error message.
 pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'_>>) -> String {
-    if let Some(rest) = message.strip_prefix("cannot read property ") {
-        if let Some((key, base)) = split_property_of(rest) {
-            return format!("Cannot read properties of {base} (reading {key})");
-        }
+    if let Some((key, base)) = message
+        .strip_prefix("cannot read property ")
+        .and_then(split_property_of)
+    {
+        return format!("Cannot read properties of {base} (reading {key})");
     }
-    if let Some(rest) = message.strip_prefix("cannot set property ") {
-        if let Some((key, base)) = split_property_of(rest) {
-            return format!("Cannot set properties of {base} (setting {key})");
-        }
+    if let Some((key, base)) = message
+        .strip_prefix("cannot set property ")
+        .and_then(split_property_of)
+    {
+        return format!("Cannot set properties of {base} (setting {key})");
     }
     if message == "not a function" || message == "not a constructor" {
         let noun = &message["not ".len()..];
@@ -34,10 +36,11 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
     if message.starts_with('\'') && message.ends_with("' is read-only") {
         return "Assignment to constant variable.".into();
     }
-    if let Some(name) = message.strip_suffix(" is not initialized") {
-        if is_identifier(name) {
-            return format!("Cannot access '{name}' before initialization");
-        }
+    if let Some(name) = message
+        .strip_suffix(" is not initialized")
+        .filter(|name| is_identifier(name))
+    {
+        return format!("Cannot access '{name}' before initialization");
     }
     if let Some(token) = message
         .strip_prefix("unexpected token: '")
