@@ -439,8 +439,8 @@ async fn calls_that_outlive_the_execution_get_the_late_text() {
             Ok(s("done"))
         })
     });
-    let leaked: Arc<Mutex<Option<(Arc<dyn Dispatch>, BoxFuture<'static, Envelope>)>>> =
-        Arc::new(Mutex::new(None));
+    type Leaked = Option<(Arc<dyn Dispatch>, BoxFuture<'static, Envelope>)>;
+    let leaked: Arc<Mutex<Leaked>> = Arc::new(Mutex::new(None));
     let keep = Arc::clone(&leaked);
     let executor = CodemodeExecutor::new(Fake::new(move |request| {
         let keep = Arc::clone(&keep);

@@ -139,6 +139,7 @@ fn parse_module<'a>(
 ) -> Option<Program<'a>> {
     let options = ParseOptions {
         preserve_parens: false,
+        parse_regular_expression: true,
         allow_return_outside_function: allow_return,
         ..ParseOptions::default()
     };
@@ -146,6 +147,16 @@ fn parse_module<'a>(
         .with_options(options)
         .parse();
     if parsed.panicked || parsed.diagnostics.has_errors() {
+        return None;
+    }
+    // oxc skips U+0085 and U+200B between tokens as whitespace; acorn, following the
+    // language, refuses both.
+    let foreign_whitespace = parsed.irregular_whitespaces.iter().any(|span| {
+        slice(source, *span)
+            .chars()
+            .any(|c| matches!(c, '\u{0085}' | '\u{200B}'))
+    });
+    if foreign_whitespace {
         return None;
     }
     let program = parsed.program;
