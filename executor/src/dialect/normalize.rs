@@ -16,6 +16,7 @@ use oxc_semantic::SemanticBuilder;
 use oxc_span::{GetSpan, SourceType, Span};
 
 use super::tool_name::is_js_whitespace;
+use crate::protocol::separate_imports;
 
 /// What an empty program normalizes to.
 pub const EMPTY_ARROW: &str = "async () => {}";
@@ -25,17 +26,20 @@ pub const EMPTY_ARROW: &str = "async () => {}";
 /// Exactly the reference's `normalizeCode`, except for one deliberate extension: leading
 /// static import declarations stay ahead of the arrow, since an import is legal at module
 /// scope only. When the trimmed, unfenced source starts with one or more import declarations
-/// (and parses as a module once top-level `return` is allowed), the result is the import block
-/// as written, a newline, and the reference's normalization of the rest.
+/// (as [`separate_imports`] finds them, the same split the native executor makes), the result
+/// is the import block as written (comments ahead of it included), a newline, and the
+/// reference's normalization of the rest.
 ///
-/// Guarantees: the function is total (never panics, a parse failure wraps), and every shape
-/// it produces is a fixed point: normalizing the output again returns it unchanged.
+/// Guarantees: the function is total (never panics, a parse failure wraps), and every output
+/// that parses is a fixed point: normalizing it again returns it unchanged (an output that
+/// wraps broken code is wrapped again, as the reference's is).
 pub fn normalize_code(code: &str) -> String {
     let source = js_trim(strip_code_fences(js_trim(code)));
-    if let Some((imports, body)) = separate_imports(source) {
-        return format!("{imports}\n{}", normalize_code_upstream(body));
+    let (imports, body) = separate_imports(source);
+    if imports.is_empty() {
+        return normalize_code_upstream(code);
     }
-    normalize_code_upstream(code)
+    format!("{imports}\n{}", normalize_code_upstream(&body))
 }
 
 /// The reference's `normalizeCode`, without this executor's import extension.
@@ -57,7 +61,7 @@ pub fn normalize_code_upstream(code: &str) -> String {
     }
     let wrapped = || format!("async () => {{\n{source}\n}}");
     let allocator = Allocator::default();
-    let Some(program) = parse_module(&allocator, source, false) else {
+    let Some(program) = parse_module(&allocator, source) else {
         return wrapped();
     };
     let statements = top_level_statements(&program);
@@ -130,17 +134,12 @@ fn top_level_statements<'p, 'a>(program: &'p Program<'a>) -> Vec<TopLevel<'p, 'a
     directives.chain(body).collect()
 }
 
-/// Parses `source` as acorn would parse a module (`ecmaVersion: "latest"`), with top-level
-/// `return` allowed when `allow_return` is set. `None` where acorn would throw.
-fn parse_module<'a>(
-    allocator: &'a Allocator,
-    source: &'a str,
-    allow_return: bool,
-) -> Option<Program<'a>> {
+/// Parses `source` as acorn would parse a module (`ecmaVersion: "latest"`). `None` where
+/// acorn would throw.
+fn parse_module<'a>(allocator: &'a Allocator, source: &'a str) -> Option<Program<'a>> {
     let options = ParseOptions {
         preserve_parens: false,
         parse_regular_expression: true,
-        allow_return_outside_function: allow_return,
         ..ParseOptions::default()
     };
     let parsed = Parser::new(allocator, source, SourceType::mjs())
@@ -179,26 +178,6 @@ fn parse_module<'a>(
         });
     drop(semantic);
     (!beyond_acorn).then_some(program)
-}
-
-/// The leading static import declarations of `source`, as written (comments ahead of them
-/// included), and the rest of the source after them, trimmed. `None` where the source does
-/// not open with an import declaration or does not parse as a module even with top-level
-/// `return` allowed.
-pub(crate) fn separate_imports(source: &str) -> Option<(&str, &str)> {
-    let allocator = Allocator::default();
-    let program = parse_module(&allocator, source, true)?;
-    if !program.directives.is_empty() {
-        return None;
-    }
-    let end = program
-        .body
-        .iter()
-        .take_while(|statement| matches!(statement, Statement::ImportDeclaration(_)))
-        .last()?
-        .span()
-        .end as usize;
-    Some((&source[..end], js_trim(&source[end..])))
 }
 
 fn slice(source: &str, span: Span) -> &str {
