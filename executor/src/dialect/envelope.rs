@@ -103,9 +103,7 @@ impl EnvelopeDispatch {
 
 impl Dispatch for EnvelopeDispatch {
     fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope> {
-        let handlers = Arc::clone(&self.handlers);
-        let guard = Arc::clone(&self.guard);
-        Box::pin(async move { handlers.handle(call, &guard).await })
+        self.handlers.handle(call, Arc::clone(&self.guard))
     }
 }
 

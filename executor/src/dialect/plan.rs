@@ -10,7 +10,8 @@ use super::envelope::{CompletionGuard, PANIC_MESSAGE, boxed};
 use super::tool_name::{js_property_order, sanitize_tool_name};
 use super::{Connector, Provider};
 use crate::protocol::{
-    Envelope, JsValue, ProviderDescriptor, ToolCall, decode_codec_json, encode_codec_json, texts,
+    BoxFuture, Envelope, JsValue, ProviderDescriptor, ToolCall, decode_codec_json,
+    encode_codec_json, texts,
 };
 
 /// The key of a connector's control marker.
@@ -101,55 +102,68 @@ impl Handlers {
     ///   [`PAUSE_SENTINEL`], `error` gives `String(marker.message)`.
     /// - Under `guard`, a call that settles or arrives after the execution completed gets
     ///   [`LATE_CALL_MESSAGE`](texts::LATE_CALL_MESSAGE).
-    pub async fn handle(&self, call: ToolCall, guard: &CompletionGuard) -> Envelope {
+    ///
+    /// The tool function (or the connector's `call_tool`) is invoked before this returns, so
+    /// host functions see calls in the order the sandbox made them, however the returned
+    /// futures are later scheduled.
+    pub fn handle(
+        &self,
+        call: ToolCall,
+        guard: Arc<CompletionGuard>,
+    ) -> BoxFuture<'static, Envelope> {
         let Some(handler) = self.by_name.get(&call.provider) else {
-            return Envelope::Error(texts::tool_not_found(&call.tool));
+            return settled(Envelope::Error(texts::tool_not_found(&call.tool)));
+        };
+        let args = match handler {
+            Handler::Provider(fns) if !fns.contains_key(&call.tool) => {
+                return settled(Envelope::Error(texts::tool_not_found(&call.tool)));
+            }
+            _ => match parse_arguments(&call.args_json) {
+                Ok(args) => args,
+                Err(text) => return settled(Envelope::Error(text)),
+            },
         };
         match handler {
             Handler::Provider(fns) => {
-                let Some(function) = fns.get(&call.tool) else {
-                    return Envelope::Error(texts::tool_not_found(&call.tool));
-                };
-                let args = match parse_arguments(&call.args_json) {
-                    Ok(args) => args,
-                    Err(text) => return Envelope::Error(text),
-                };
-                let work = function(args);
-                let settled = guard
-                    .run(
-                        work,
-                        || Err(Thrown::Error(texts::LATE_CALL_MESSAGE.into())),
-                        || Err(Thrown::Error(PANIC_MESSAGE.into())),
-                    )
-                    .await;
-                result_envelope(settled)
+                let work = fns[&call.tool](args);
+                boxed(async move {
+                    let settled = guard
+                        .run(
+                            work,
+                            || Err(Thrown::Error(texts::LATE_CALL_MESSAGE.into())),
+                            || Err(Thrown::Error(PANIC_MESSAGE.into())),
+                        )
+                        .await;
+                    result_envelope(settled)
+                })
             }
             Handler::Connector(binding) => {
-                let args = match parse_arguments(&call.args_json) {
-                    Ok(args) => args,
-                    Err(text) => return Envelope::Error(text),
-                };
                 let first = args.into_iter().next().unwrap_or(JsValue::Undefined);
-                let binding = Arc::clone(binding);
-                let tool = call.tool;
-                let work = boxed(async move { binding.call_tool(tool, first).await });
-                let settled = guard
-                    .run(
-                        work,
-                        || Ok(control_marker("error", Some(texts::LATE_CALL_MESSAGE))),
-                        || Err(Thrown::Error(PANIC_MESSAGE.into())),
-                    )
-                    .await;
-                match settled {
-                    Ok(value) => match read_control_marker(&value) {
-                        Some(text) => Envelope::Error(text),
-                        None => result_envelope(Ok(value)),
-                    },
-                    Err(thrown) => result_envelope(Err(thrown)),
-                }
+                let work = binding.call_tool(call.tool, first);
+                boxed(async move {
+                    let settled = guard
+                        .run(
+                            work,
+                            || Ok(control_marker("error", Some(texts::LATE_CALL_MESSAGE))),
+                            || Err(Thrown::Error(PANIC_MESSAGE.into())),
+                        )
+                        .await;
+                    match settled {
+                        Ok(value) => match read_control_marker(&value) {
+                            Some(text) => Envelope::Error(text),
+                            None => result_envelope(Ok(value)),
+                        },
+                        Err(thrown) => result_envelope(Err(thrown)),
+                    }
+                })
             }
         }
     }
+}
+
+/// An envelope that is already known.
+fn settled(envelope: Envelope) -> BoxFuture<'static, Envelope> {
+    boxed(async move { envelope })
 }
 
 /// The call's arguments: an empty text is no arguments, an array is spread, any other value
