@@ -1,0 +1,123 @@
+//! Hand-rolled timing of the isolate executor through its public API. Prints medians.
+//!
+//! Run with `cargo bench -p codemode-executor --bench isolate`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::protocol::{
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
+};
+
+struct Echo;
+
+impl Dispatch for Echo {
+    fn dispatch(&self, _call: ToolCall) -> BoxFuture<'static, Envelope> {
+        Box::pin(async { Envelope::Result(JsValue::Number(1.0)) })
+    }
+}
+
+fn request(code: &str) -> ExecuteRequest {
+    ExecuteRequest {
+        code: code.into(),
+        providers: vec![ProviderDescriptor {
+            name: "codemode".into(),
+            ..ProviderDescriptor::default()
+        }],
+        dispatch: Some(Arc::new(Echo)),
+        ..ExecuteRequest::default()
+    }
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
+    let mut samples = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let started = Instant::now();
+        let outcome = executor.execute(request(code)).await.expect("run");
+        samples.push(started.elapsed());
+        assert!(outcome.error.is_none(), "{label}: {outcome:?}");
+    }
+    println!("{label:<40} median {:>10.1?}", median(samples));
+}
+
+fn resident_mib() -> f64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0.0);
+    pages * 4096.0 / (1024.0 * 1024.0)
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let executor = Arc::new(IsolateExecutor::new(IsolateOptions::default()));
+        // Warm up.
+        time_runs(&executor, "warm-up", "async () => 1", 50).await;
+        time_runs(&executor, "trivial program", "async () => 1 + 1", 1000).await;
+        time_runs(&executor, "one tool call", "async () => await codemode.echo(1)", 1000).await;
+        time_runs(
+            &executor,
+            "ten sequential tool calls",
+            "async () => { let s = 0; for (let i = 0; i < 10; i++) s += await codemode.echo(i); return s }",
+            500,
+        )
+        .await;
+        time_runs(
+            &executor,
+            "ten concurrent calls (Promise.all)",
+            "async () => (await Promise.all(Array.from({length: 10}, (_, i) => codemode.echo(i)))).length",
+            500,
+        )
+        .await;
+
+        let mut samples = Vec::new();
+        for _ in 0..20 {
+            let started = Instant::now();
+            let mut handles = Vec::new();
+            for _ in 0..64 {
+                let executor = executor.clone();
+                handles.push(tokio::spawn(async move {
+                    executor.execute(request("async () => await codemode.echo(1)")).await
+                }));
+            }
+            for handle in handles {
+                handle.await.expect("join").expect("run");
+            }
+            samples.push(started.elapsed());
+        }
+        let batch = median(samples);
+        println!(
+            "{:<40} median {:>10.1?} per batch of 64 ({:.0} runs/s)",
+            "pool throughput, 64 concurrent",
+            batch,
+            64.0 / batch.as_secs_f64()
+        );
+
+        for (done, target) in [(0, 100), (100, 10_000)] {
+            for _ in done..target {
+                executor
+                    .execute(request("async () => ({ a: [1, 2, 3], s: 'x'.repeat(100) })"))
+                    .await
+                    .expect("run");
+            }
+            println!(
+                "{:<40} {:>10.1} MiB",
+                format!("resident after {target} runs"),
+                resident_mib()
+            );
+        }
+    });
+}
