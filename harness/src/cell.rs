@@ -111,15 +111,15 @@ impl Cell {
         ours_name: &str,
         column: &str,
     ) -> Cell {
-        if let Some(ours) = ours {
-            if *ours != outcome {
-                return Cell {
-                    diff: Some(render_diff(column, &outcome, ours_name, ours)),
-                    ours: Some(ours.clone()),
-                    outcome: Some(outcome),
-                    ..Cell::new(Status::Diff)
-                };
-            }
+        if let Some(ours) = ours
+            && *ours != outcome
+        {
+            return Cell {
+                diff: Some(render_diff(column, &outcome, ours_name, ours)),
+                ours: Some(ours.clone()),
+                outcome: Some(outcome),
+                ..Cell::new(Status::Diff)
+            };
         }
         let expected = case.expect.to_outcome_json();
         match matches_expectation(&expected, &outcome) {

@@ -93,10 +93,12 @@ pub fn invalid_matchers(expected: &Value) -> Vec<String> {
 
 fn walk_matchers(value: &Value, out: &mut Vec<String>) {
     match value {
-        Value::Object(map) if map.len() == 1 && map.keys().all(|k| k.starts_with('$')) => {
-            if as_matcher(value).is_none() {
-                out.push(format!("{value} is not a matcher ($matches with a valid regex, $startsWith with text, or $any: true)"));
-            }
+        Value::Object(map)
+            if map.len() == 1
+                && map.keys().all(|k| k.starts_with('$'))
+                && as_matcher(value).is_none() =>
+        {
+            out.push(format!("{value} is not a matcher ($matches with a valid regex, $startsWith with text, or $any: true)"));
         }
         Value::Object(map) => map.values().for_each(|v| walk_matchers(v, out)),
         Value::Array(items) => items.iter().for_each(|v| walk_matchers(v, out)),

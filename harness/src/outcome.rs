@@ -35,10 +35,10 @@ static START_LOCATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\n\s+at [^\n]*:\d+:\d+\s*$").expect("the pattern is valid"));
 
 fn redact_start_location(outcome: &mut Map<String, Value>) {
-    if let Some(Value::String(threw)) = outcome.get_mut("threw") {
-        if threw.starts_with("Failed to start Worker:") {
-            *threw = START_LOCATION.replace(threw, "").into_owned();
-        }
+    if let Some(Value::String(threw)) = outcome.get_mut("threw")
+        && threw.starts_with("Failed to start Worker:")
+    {
+        *threw = START_LOCATION.replace(threw, "").into_owned();
     }
 }
 

@@ -70,15 +70,15 @@ fn decode_value(json: &Value) -> JsValue {
     match json {
         Value::Array(items) => JsValue::Array(items.iter().map(decode_value).collect()),
         Value::Object(map) => {
-            if let (Some(tag), Some(Value::String(data))) = (map.get(BINARY_TAG), map.get("data")) {
-                if let Ok(bytes) = STANDARD.decode(data) {
-                    let kind = if tag == "ArrayBuffer" {
-                        BinaryKind::ArrayBuffer
-                    } else {
-                        BinaryKind::Uint8Array
-                    };
-                    return JsValue::Binary(Binary { kind, bytes });
-                }
+            if let (Some(tag), Some(Value::String(data))) = (map.get(BINARY_TAG), map.get("data"))
+                && let Ok(bytes) = STANDARD.decode(data)
+            {
+                let kind = if tag == "ArrayBuffer" {
+                    BinaryKind::ArrayBuffer
+                } else {
+                    BinaryKind::Uint8Array
+                };
+                return JsValue::Binary(Binary { kind, bytes });
             }
             JsValue::Object(
                 map.iter()

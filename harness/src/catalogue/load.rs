@@ -170,17 +170,17 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
             tools: behaviours(file, &c.tools, problems),
         })
         .collect();
-    if let Some(outbound) = &raw.options.outbound {
-        if outbound.value != "blocked" {
-            problems.push(problem_at(
-                file,
-                outbound,
-                format!(
-                    "outbound \"{}\" is not a mode; the one mode is blocked",
-                    outbound.value
-                ),
-            ));
-        }
+    if let Some(outbound) = &raw.options.outbound
+        && outbound.value != "blocked"
+    {
+        problems.push(problem_at(
+            file,
+            outbound,
+            format!(
+                "outbound \"{}\" is not a mode; the one mode is blocked",
+                outbound.value
+            ),
+        ));
     }
     let reference = raw.reference.as_ref().is_none_or(|r| r.value);
     if !reference && raw.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
@@ -248,12 +248,13 @@ fn behaviours(
 
 fn check_expect(raw: RawExpect, mut problem: impl FnMut(String)) -> Expect {
     for (name, value) in [("logs", &raw.logs), ("calls", &raw.calls)] {
-        if let Some(value) = value {
-            if !value.is_array() && !is_matcher(value) {
-                problem(format!(
-                    "expect.{name} is a list (or a matcher), not {value}"
-                ));
-            }
+        if let Some(value) = value
+            && !value.is_array()
+            && !is_matcher(value)
+        {
+            problem(format!(
+                "expect.{name} is a list (or a matcher), not {value}"
+            ));
         }
     }
     Expect {

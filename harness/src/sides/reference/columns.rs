@@ -88,12 +88,11 @@ fn alias_target(toml: &str) -> Option<String> {
             in_alias = line == "[alias]";
             continue;
         }
-        if in_alias {
-            if let Some((key, value)) = line.split_once('=') {
-                if key.trim().trim_matches('"') == UPSTREAM {
-                    return Some(value.trim().trim_matches('"').to_string());
-                }
-            }
+        if in_alias
+            && let Some((key, value)) = line.split_once('=')
+            && key.trim().trim_matches('"') == UPSTREAM
+        {
+            return Some(value.trim().trim_matches('"').to_string());
         }
     }
     None

@@ -76,10 +76,9 @@ impl ReferenceSide {
                 .timeout(Duration::from_secs(2))
                 .send()
                 .await
+                && response.status().is_success()
             {
-                if response.status().is_success() {
-                    break;
-                }
+                break;
             }
             if started.elapsed() > READY_TIMEOUT {
                 let message = format!(
