@@ -52,6 +52,15 @@ pub fn project(value: &JsValue) -> Option<Value> {
                 .map(|v| project(v).unwrap_or(Value::Null))
                 .collect(),
         )),
+        // A method crosses the reference's RPC as a stub, and so does `toJSON`: JSON.stringify
+        // calls it, gets an RPC promise (a function), and drops the whole value.
+        JsValue::Object(entries)
+            if entries
+                .iter()
+                .any(|(k, v)| k == "toJSON" && *v == JsValue::Function) =>
+        {
+            None
+        }
         JsValue::Object(entries) => {
             let mut map = Map::new();
             for (key, value) in entries {
@@ -181,6 +190,16 @@ mod tests {
             project(&JsValue::Array(vec![JsValue::Undefined, JsValue::Function])),
             Some(json!([null, null]))
         );
+    }
+
+    #[test]
+    fn a_tojson_stub_drops_the_value_as_on_the_reference() {
+        let value = JsValue::Object(vec![
+            ("toJSON".into(), JsValue::Function),
+            ("x".into(), JsValue::Number(1.0)),
+        ]);
+        assert_eq!(project(&value), None);
+        assert_eq!(project(&JsValue::Array(vec![value])), Some(json!([null])));
     }
 
     #[test]
