@@ -367,3 +367,25 @@ async fn sixty_four_concurrent_executions_all_complete() {
         assert_eq!(outcome.result, JsValue::Number(i as f64 * 2.0));
     }
 }
+
+#[tokio::test]
+async fn memory_exhaustion_is_reported_even_when_the_program_catches_it() {
+    let executor = IsolateExecutor::new(IsolateOptions {
+        workers: 1,
+        memory_limit_bytes: 16 << 20,
+        ..IsolateOptions::default()
+    });
+    let outcome = executor
+        .execute(request(
+            "async () => { let a = []; try { while (true) a.push(new Array(1000).fill(1)) } catch (e) { a = null; return 'survived' } }",
+            10_000,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.error,
+        Some(RunError::OutOfMemory {
+            limit_bytes: 16 << 20
+        })
+    );
+}

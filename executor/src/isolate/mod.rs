@@ -9,16 +9,21 @@
 //! - [`pool`]: the worker threads and their queue;
 //! - [`run`]: one run's lifecycle and event loop;
 //! - [`bounds`]: the run clock and the interrupt;
+//! - [`memory`]: the run's memory budget, which knows when it was exhausted;
 //! - [`host`] and `bootstrap.js`: the sandbox scope (console, timers, dispatch, codec);
 //! - [`proxies`]: the provider objects;
 //! - [`modules`]: the request's module map;
 //! - [`timers`]: the host-side timer queue;
+//! - [`compiled`]: the sandbox's own JavaScript, compiled to bytecode once per process;
+//! - [`memory`]: the run's memory budget, which knows when it was exhausted;
 //! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
 //! - [`v8_messages`]: QuickJS error texts reworded as V8 words them.
 
 mod bounds;
 mod clone;
+mod compiled;
 mod host;
+mod memory;
 mod modules;
 mod pool;
 mod proxies;

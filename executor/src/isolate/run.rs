@@ -25,7 +25,9 @@ use tokio::task::AbortHandle;
 
 use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
+use super::compiled::InternalScript;
 use super::host::{HostState, SharedHost, host_object};
+use super::memory::{Budget, Exhaustion};
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
@@ -35,7 +37,7 @@ use crate::protocol::{
     separate_imports, texts,
 };
 
-const BOOTSTRAP: &str = include_str!("bootstrap.js");
+static BOOTSTRAP: InternalScript = InternalScript::new("bootstrap", include_str!("bootstrap.js"));
 const INTERNAL: &str = "__codemode_internal";
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
 
@@ -55,8 +57,8 @@ pub(super) async fn run(
     limits: RunLimits,
     spawner: Option<Handle>,
 ) -> Result<Outcome, Error> {
-    let rt = Runtime::new().map_err(internal)?;
-    rt.set_memory_limit(limits.memory_limit_bytes);
+    let (budget, exhaustion) = Budget::new(limits.memory_limit_bytes);
+    let rt = Runtime::new_with_alloc(budget).map_err(internal)?;
     rt.set_max_stack_size(limits.max_stack_bytes);
     let interrupt = Interrupt::new();
     let handler = interrupt.clone();
@@ -81,6 +83,7 @@ pub(super) async fn run(
         modules,
         main_source: String::new(),
         memory_limit_bytes: limits.memory_limit_bytes,
+        exhaustion,
         ctx,
         rt,
     };
@@ -104,6 +107,8 @@ struct Session {
     modules: Arc<BTreeMap<String, String>>,
     main_source: String,
     memory_limit_bytes: usize,
+    /// Whether the run's memory budget refused an allocation.
+    exhaustion: Arc<Exhaustion>,
     // Dropped last, in this order.
     ctx: Context,
     rt: Runtime,
@@ -123,7 +128,19 @@ pub(super) enum StartFailure {
 }
 
 impl Session {
+    /// The run's outcome; a run whose memory budget refused an allocation ended out of
+    /// memory, whatever the program did after the refusal.
     async fn run(&mut self, request: &ExecuteRequest) -> Result<Outcome, Error> {
+        let outcome = self.run_program(request).await;
+        if self.exhaustion.happened() {
+            return Ok(self.failed(RunError::OutOfMemory {
+                limit_bytes: self.memory_limit_bytes,
+            }));
+        }
+        outcome
+    }
+
+    async fn run_program(&mut self, request: &ExecuteRequest) -> Result<Outcome, Error> {
         match self.start(request) {
             Ok(()) => {}
             Err(StartFailure::Text(text)) => return Err(Error::StartFailed(text)),
@@ -158,7 +175,11 @@ impl Session {
             let fail = |ctx: &Ctx<'_>, error: CaughtError<'_>, source: &str| {
                 start_failure(ctx, error, source, &modules)
             };
-            let setup: Function = ctx.eval(BOOTSTRAP).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let setup: Function = BOOTSTRAP
+                .evaluate(&ctx)
+                .and_then(|value| value.get())
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
             let host_fns = host_object(&ctx, &host).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
             let internal: Object = setup.call((host_fns,)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
             let define: Function = ctx
