@@ -17,7 +17,8 @@
 //! - [`compiled`]: the sandbox's own JavaScript, compiled to bytecode once per process;
 //! - [`memory`]: the run's memory budget, which knows when it was exhausted;
 //! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
-//! - [`v8_messages`]: QuickJS error texts reworded as V8 words them.
+//! - [`v8_messages`]: QuickJS error texts reworded as V8 words them;
+//! - [`web`]: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
 
 mod bounds;
 mod clone;
@@ -30,6 +31,7 @@ mod proxies;
 mod run;
 mod timers;
 mod v8_messages;
+mod web;
 
 use std::time::Duration;
 

@@ -182,6 +182,7 @@ impl Session {
                 .map_err(|e| fail(&ctx, e, ""))?;
             let host_fns = host_object(&ctx, &host).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
             let internal: Object = setup.call((host_fns,)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            super::web::install(&ctx).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
             let define: Function = ctx
                 .eval("(value) => Object.defineProperty(globalThis, \"__codemode_internal\", { value })")
                 .catch(&ctx)

@@ -1,0 +1,63 @@
+// TextEncoder, TextDecoder, atob and btoa over Rust's UTF-8 and base64.
+(function (native, use) {
+  "use strict";
+  const define = Object.defineProperty;
+  const bytesOf = (input) => {
+    if (input === undefined) return new Uint8Array(0);
+    if (input instanceof ArrayBuffer || input instanceof SharedArrayBuffer) return new Uint8Array(input);
+    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    throw new TypeError("Failed to execute 'decode' on 'TextDecoder': parameter 1 is not of type 'ArrayBuffer' or 'ArrayBufferView'.");
+  };
+  const wellFormed = (s) => String(s).toWellFormed();
+
+  class TextEncoder {
+    get encoding() { return "utf-8"; }
+    encode(input = "") { return native.utf8Encode(wellFormed(input)); }
+    encodeInto(source, destination) {
+      let read = 0, written = 0;
+      for (const ch of wellFormed(source)) {
+        const bytes = native.utf8Encode(ch);
+        if (written + bytes.length > destination.length) break;
+        destination.set(bytes, written);
+        written += bytes.length;
+        read += ch.length;
+      }
+      return { read, written };
+    }
+  }
+  define(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+
+  const LABELS = ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"];
+  class TextDecoder {
+    #fatal; #ignoreBOM;
+    constructor(label = "utf-8", options = {}) {
+      const l = String(label).trim().toLowerCase();
+      if (!LABELS.includes(l)) throw new RangeError(`The "${label}" encoding is not supported.`);
+      this.#fatal = !!(options && options.fatal);
+      this.#ignoreBOM = !!(options && options.ignoreBOM);
+    }
+    get encoding() { return "utf-8"; }
+    get fatal() { return this.#fatal; }
+    get ignoreBOM() { return this.#ignoreBOM; }
+    decode(input, options) {
+      const text = native.utf8Decode(bytesOf(input), this.#fatal, this.#ignoreBOM);
+      if (text === undefined || text === null) throw new TypeError("Failed to decode input.");
+      return text;
+    }
+  }
+  define(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
+
+  function atob(data) {
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'atob' on 'ServiceWorkerGlobalScope': 1 argument required, but only 0 present.");
+    const out = native.atob(String(data));
+    if (out === undefined || out === null) throw new DOMException("atob() called with invalid base64-encoded data. (Only whitespace, '+', '/', alphanumeric ASCII, and up to two terminal '=' signs when the input data length is divisible by 4 are allowed.)", "InvalidCharacterError");
+    return out;
+  }
+  function btoa(data) {
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'btoa' on 'ServiceWorkerGlobalScope': 1 argument required, but only 0 present.");
+    const out = native.btoa(String(data));
+    if (out === undefined || out === null) throw new DOMException("btoa() can only operate on characters in the Latin1 (ISO/IEC 8859-1) range.", "InvalidCharacterError");
+    return out;
+  }
+  return { TextEncoder, TextDecoder, atob, btoa, bytesOf };
+})

@@ -1,0 +1,69 @@
+// Installs the sandbox's Web globals lazily. Called with `native` (the Rust functions and
+// `load`, which evaluates a concept's source) and `concepts` (concept name -> global names).
+// A concept's source evaluates to `function (native, use)` returning its exports; `use(name)`
+// gives another concept's exports, loading it once.
+(function (native, concepts) {
+  "use strict";
+  const define = Object.defineProperty;
+  const loaded = Object.create(null);
+  const use = (name) => {
+    let exports = loaded[name];
+    if (exports === undefined) {
+      exports = native.load(name)(native, use);
+      loaded[name] = exports;
+    }
+    return exports;
+  };
+  const settle = (key, value) => {
+    define(globalThis, key, { value, writable: true, configurable: true, enumerable: false });
+  };
+  for (const name of Object.keys(concepts)) {
+    for (const key of concepts[name]) {
+      define(globalThis, key, {
+        configurable: true,
+        enumerable: false,
+        get() {
+          const value = use(name)[key];
+          settle(key, value);
+          return value;
+        },
+        set(value) {
+          settle(key, value);
+        },
+      });
+    }
+  }
+  // Locale methods reach Intl only when called.
+  const locale = (method) => function (locales, options) {
+    return use("intl")[method](this, locales, options);
+  };
+  const hooks = [
+    [Number.prototype, "toLocaleString", "numberToLocaleString"],
+    [BigInt.prototype, "toLocaleString", "numberToLocaleString"],
+    [Date.prototype, "toLocaleString", "dateToLocaleString"],
+    [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
+    [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],
+  ];
+  define(String.prototype, "localeCompare", {
+    value: function localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); },
+    writable: true, configurable: true, enumerable: false,
+  });
+  for (const [proto, key, method] of hooks) {
+    const fn = locale(method);
+    define(fn, "name", { value: key });
+    define(proto, key, { value: fn, writable: true, configurable: true, enumerable: false });
+  }
+  define(globalThis, Symbol.toStringTag, {
+    value: "ServiceWorkerGlobalScope",
+    configurable: true,
+    writable: false,
+    enumerable: false,
+  });
+  // performance: now() on the wall clock (time origin 0), as Workers reports it.
+  const Performance = function Performance() { throw new TypeError("Illegal constructor"); };
+  const performance = Object.create(Performance.prototype);
+  define(Performance.prototype, "now", { value: function now() { return Date.now(); }, writable: true, configurable: true });
+  define(Performance.prototype, "timeOrigin", { get() { return 0; }, configurable: true });
+  define(Performance.prototype, Symbol.toStringTag, { value: "Performance", configurable: true });
+  settle("performance", performance);
+})

@@ -1,0 +1,159 @@
+//! The Web platform globals of the sandbox: what a Workers program finds on `globalThis`
+//! beyond the language (URL, encoding, crypto, events and abort, fetch's classes, streams,
+//! `Intl`, `structuredClone` and the worker scope).
+//!
+//! Each concept is a JavaScript source (glue) over a few Rust functions where correctness or
+//! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, hashes on
+//! RustCrypto, randomness on `getrandom`, base64 and UTF-8). [`install`] runs only a small
+//! installer: every global is an accessor that evaluates its concept's source the first time
+//! a program touches it, then becomes an ordinary data property. So a context that uses no
+//! Web global pays for none, and one that does pays once per concept.
+//!
+//! Guarantees: everything lives in the context it was installed in (nothing one run sets is
+//! seen by another); a program may replace or delete any of these globals, as on Workers;
+//! [`SOURCES`] lists every JavaScript source, for precompilation.
+
+mod crypto;
+mod encoding;
+mod url;
+
+use rquickjs::{Array, Ctx, Function, Object, Value};
+
+/// A concept: its name, its JavaScript source, and the globals it provides.
+pub(crate) struct Concept {
+    pub name: &'static str,
+    pub source: &'static str,
+    pub globals: &'static [&'static str],
+}
+
+/// The installer: defines the lazy globals and the locale methods' hooks.
+pub(crate) const INSTALLER: &str = include_str!("installer.js");
+
+/// Every concept, in the order their globals are defined.
+pub(crate) const SOURCES: &[Concept] = &[
+    Concept {
+        name: "events",
+        source: include_str!("events.js"),
+        globals: &[
+            "Event",
+            "EventTarget",
+            "CustomEvent",
+            "ErrorEvent",
+            "MessageEvent",
+            "CloseEvent",
+            "PromiseRejectionEvent",
+        ],
+    },
+    Concept {
+        name: "abort",
+        source: include_str!("abort.js"),
+        globals: &["AbortController", "AbortSignal"],
+    },
+    Concept {
+        name: "url",
+        source: include_str!("url.js"),
+        globals: &["URL", "URLSearchParams", "URLPattern"],
+    },
+    Concept {
+        name: "encoding",
+        source: include_str!("encoding.js"),
+        globals: &["TextEncoder", "TextDecoder", "atob", "btoa"],
+    },
+    Concept {
+        name: "crypto",
+        source: include_str!("crypto.js"),
+        globals: &["crypto", "Crypto", "SubtleCrypto", "CryptoKey"],
+    },
+    Concept {
+        name: "streams",
+        source: include_str!("streams.js"),
+        globals: &[
+            "ReadableStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamDefaultController",
+            "ReadableStreamBYOBReader",
+            "ReadableStreamBYOBRequest",
+            "ReadableByteStreamController",
+            "WritableStream",
+            "WritableStreamDefaultWriter",
+            "WritableStreamDefaultController",
+            "TransformStream",
+            "TransformStreamDefaultController",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+            "IdentityTransformStream",
+            "FixedLengthStream",
+            "TextEncoderStream",
+            "TextDecoderStream",
+        ],
+    },
+    Concept {
+        name: "fetch",
+        source: include_str!("fetch.js"),
+        globals: &[
+            "Headers", "Body", "Request", "Response", "Blob", "File", "FormData", "fetch",
+        ],
+    },
+    Concept {
+        name: "intl",
+        source: include_str!("intl.js"),
+        globals: &["Intl"],
+    },
+    Concept {
+        name: "clone",
+        source: include_str!("clone.js"),
+        globals: &["structuredClone"],
+    },
+    Concept {
+        name: "scope",
+        source: include_str!("scope.js"),
+        globals: &[
+            "navigator",
+            "Navigator",
+            "scheduler",
+            "setImmediate",
+            "clearImmediate",
+            "reportError",
+            "self",
+            "global",
+            "origin",
+            "WorkerGlobalScope",
+            "ServiceWorkerGlobalScope",
+            "constructor",
+            "addEventListener",
+            "removeEventListener",
+            "dispatchEvent",
+        ],
+    },
+];
+
+/// Installs the Web globals into `ctx`'s global object. Call once per context, after the
+/// language intrinsics and before any program runs.
+pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
+    let natives = Object::new(ctx.clone())?;
+    url::natives(ctx, &natives)?;
+    encoding::natives(ctx, &natives)?;
+    crypto::natives(ctx, &natives)?;
+    natives.set(
+        "load",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, name: String| -> rquickjs::Result<Value<'js>> {
+                match SOURCES.iter().find(|c| c.name == name) {
+                    Some(concept) => ctx.eval(concept.source),
+                    None => Err(rquickjs::Error::new_loading(&name)),
+                }
+            },
+        )?,
+    )?;
+    let concepts = Object::new(ctx.clone())?;
+    for concept in SOURCES {
+        let globals = Array::new(ctx.clone())?;
+        for (i, name) in concept.globals.iter().enumerate() {
+            globals.set(i, *name)?;
+        }
+        concepts.set(concept.name, globals)?;
+    }
+    let installer: Function = ctx.eval(INSTALLER)?;
+    installer.call((natives, concepts))
+}

@@ -1,0 +1,66 @@
+// The worker scope: navigator, scheduler, setImmediate, reportError, self and the global's
+// own EventTarget methods.
+(function (native, use) {
+  "use strict";
+  const define = Object.defineProperty;
+  const { EventTarget } = use("events");
+  const creating = Symbol("creating");
+  const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
+
+  class Navigator {
+    constructor(key) { if (key !== creating) throw new TypeError("Illegal constructor"); }
+    get userAgent() { return "Cloudflare-Workers"; }
+    get language() { return "en"; }
+    get languages() { return ["en"]; }
+    get platform() { return ""; }
+    get hardwareConcurrency() { return 1; }
+    sendBeacon() { return false; }
+  }
+  tag(Navigator, "Navigator");
+  // Workers reports these as own data properties of navigator.
+  const navigator = new Navigator(creating);
+  for (const k of ["userAgent", "language", "languages", "platform", "hardwareConcurrency"]) {
+    define(navigator, k, { value: Navigator.prototype.__lookupGetter__(k).call(navigator), enumerable: true, configurable: true });
+  }
+
+  class Scheduler {
+    constructor(key) { if (key !== creating) throw new TypeError("Illegal constructor"); }
+    wait(ms, options) {
+      return new Promise((resolve, reject) => {
+        const signal = options && options.signal;
+        if (signal && signal.aborted) return reject(signal.reason);
+        const id = setTimeout(resolve, Number(ms) || 0);
+        if (signal) signal.addEventListener("abort", () => { clearTimeout(id); reject(signal.reason); });
+      });
+    }
+  }
+  tag(Scheduler, "Scheduler");
+
+  class WorkerGlobalScope extends EventTarget {
+    constructor() { throw new TypeError("Illegal constructor"); }
+  }
+  tag(WorkerGlobalScope, "WorkerGlobalScope");
+  class ServiceWorkerGlobalScope extends WorkerGlobalScope {
+    constructor() { throw new TypeError("Illegal constructor"); }
+  }
+  tag(ServiceWorkerGlobalScope, "ServiceWorkerGlobalScope");
+
+  // The global's listeners live on a hidden target.
+  const target = new EventTarget();
+  function addEventListener(type, listener, options) { target.addEventListener(type, listener, options); }
+  function removeEventListener(type, listener, options) { target.removeEventListener(type, listener, options); }
+  function dispatchEvent(event) { return target.dispatchEvent(event); }
+
+  function setImmediate(fn, ...args) { return setTimeout(fn, 0, ...args); }
+  function clearImmediate(id) { clearTimeout(id); }
+  function reportError(error) {
+    const { ErrorEvent } = use("events");
+    target.dispatchEvent(new ErrorEvent("error", { error, message: String(error && error.message !== undefined ? error.message : error) }));
+  }
+
+  return {
+    navigator, Navigator, scheduler: new Scheduler(creating), setImmediate, clearImmediate, reportError,
+    self: globalThis, global: globalThis, origin: "null", WorkerGlobalScope, ServiceWorkerGlobalScope,
+    constructor: ServiceWorkerGlobalScope, addEventListener, removeEventListener, dispatchEvent,
+  };
+})
