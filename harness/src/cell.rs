@@ -1,13 +1,13 @@
 //! Judging one case on one column: the cell and its status.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::catalogue::Case;
 use crate::compare::{matches_expectation, pretty, render_diff};
 
 /// A cell's status (`shared/design/case-format.md`, "What passes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,

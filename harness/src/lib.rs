@@ -2,6 +2,7 @@
 //! real `DynamicWorkerExecutor` under `wrangler dev`, one column per upstream release,
 //! normalizes both outcomes through JSON, diffs them whole, and writes matrix reports.
 
+pub mod baseline;
 pub mod catalogue;
 pub mod cell;
 pub mod compare;
@@ -11,5 +12,6 @@ pub mod outcome;
 pub mod report;
 pub mod sides;
 pub mod tools;
+pub mod transitions;
 
 pub use error::{Error, Result};

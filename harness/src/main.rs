@@ -52,6 +52,23 @@ enum Command {
         /// Also run the cells skip_on skips, and flag the annotations that no longer hold.
         #[arg(long)]
         run_skipped: bool,
+        /// Make this run the accepted baseline once its reports are written (columns of the
+        /// old baseline this run did not include are kept).
+        #[arg(long)]
+        accept: bool,
+        /// The accepted baseline the run is compared with. Default: results/baseline.json
+        /// under the project root.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+    },
+    /// Make a written matrix.json the accepted baseline, without running anything.
+    Accept {
+        /// The report to accept.
+        #[arg(long, default_value = "results/matrix.json")]
+        report: PathBuf,
+        /// The baseline to write. Default: results/baseline.json under the project root.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
     },
     /// Run one program on every column and print the normalized outcomes side by side.
     Eval {
@@ -84,12 +101,27 @@ fn main() -> ExitCode {
                 columns,
                 out,
                 run_skipped,
-            } => run_matrix(&root, cases, columns, out, run_skipped).await,
+                accept,
+                baseline,
+            } => {
+                let reporting = Reporting { accept, baseline };
+                run_matrix(&root, cases, columns, out, run_skipped, reporting).await
+            }
             Command::Eval {
                 code,
                 case,
                 columns,
             } => run_eval(&root, code, case, columns).await,
+            Command::Accept { report, baseline } => {
+                let how = publishing(&root, baseline, PathBuf::from("results"), true)?;
+                let report = std::env::current_dir()
+                    .map_err(|e| Error::io(".", e))?
+                    .join(report);
+                for line in report::accept_report(&report, &how)? {
+                    println!("{line}");
+                }
+                Ok(ExitCode::SUCCESS)
+            }
         }
     });
     match outcome {
@@ -173,12 +205,44 @@ async fn start_columns(
     (sides, failed)
 }
 
+/// `matrix --accept` and `--baseline`.
+struct Reporting {
+    accept: bool,
+    baseline: Option<PathBuf>,
+}
+
+/// Where reports and the baseline go: `--baseline` (relative to here) or
+/// `<root>/results/baseline.json`, named relative to the root in reports.
+fn publishing(
+    root: &Path,
+    baseline: Option<PathBuf>,
+    out: PathBuf,
+    accept: bool,
+) -> Result<report::Publish> {
+    let here = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let baseline = baseline
+        .map(|b| here.join(b))
+        .unwrap_or_else(|| root.join("results/baseline.json"));
+    let baseline_name = baseline
+        .strip_prefix(root)
+        .unwrap_or(&baseline)
+        .display()
+        .to_string();
+    Ok(report::Publish {
+        out: here.join(out),
+        baseline,
+        baseline_name,
+        accept,
+    })
+}
+
 async fn run_matrix(
     root: &Path,
     cases: Vec<PathBuf>,
     columns: Vec<String>,
     out: PathBuf,
     run_skipped: bool,
+    reporting: Reporting,
 ) -> Result<ExitCode> {
     let dirs = if cases.is_empty() {
         vec![root.join("cases")]
@@ -235,7 +299,10 @@ async fn run_matrix(
             .map_err(|e| Error::io(".", e))?
             .join(out)
     };
-    let written = report::write_all(&matrix, &out)?;
+    let published = report::publish(
+        &matrix,
+        &publishing(root, reporting.baseline, out, reporting.accept)?,
+    )?;
     let totals = matrix.totals();
     println!(
         "{} cases × {} columns: {} in {:.1} s",
@@ -248,8 +315,8 @@ async fn run_matrix(
             .join(", "),
         matrix.elapsed_ms as f64 / 1000.0
     );
-    for path in written {
-        println!("wrote {}", path.display());
+    for line in &published.lines {
+        println!("{line}");
     }
     Ok(if matrix.failed() {
         ExitCode::FAILURE

@@ -1,11 +1,12 @@
-//! `matrix.md`: the matrix for people: columns and their versions, totals, a case × column
-//! grid, and the detail of every cell that did not pass.
+//! `matrix.md`: the matrix for people: columns and their versions, totals, what moved since
+//! the baseline, a case × column grid, and the detail of every cell that did not pass.
 
 use std::fmt::Write;
 
 use crate::cell::Status;
 use crate::matrix::Matrix;
 use crate::outcome::RULES;
+use crate::transitions::Transitions;
 
 fn mark(status: Status) -> &'static str {
     match status {
@@ -18,7 +19,7 @@ fn mark(status: Status) -> &'static str {
 }
 
 /// The report as Markdown.
-pub fn to_markdown(matrix: &Matrix) -> String {
+pub fn to_markdown(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Codemode compatibility matrix\n");
     let _ = writeln!(
@@ -49,6 +50,9 @@ pub fn to_markdown(matrix: &Matrix) -> String {
             .join(" · "),
         matrix.elapsed_ms as f64 / 1000.0
     );
+    if let Some(t) = transitions {
+        write_transitions(&mut out, t);
+    }
     let _ = write!(out, "| case |");
     for c in &matrix.columns {
         let _ = write!(out, " `{}` |", c.name);
@@ -67,7 +71,11 @@ pub fn to_markdown(matrix: &Matrix) -> String {
                 } else {
                     ""
                 };
-                format!("{}{stale}", mark(cell.status))
+                let moved = transitions
+                    .and_then(|t| t.get(&row.id, &c.name))
+                    .map(|t| format!(" · **{}**", t.kind.as_str()))
+                    .unwrap_or_default();
+                format!("{}{stale}{moved}", mark(cell.status))
             });
             let _ = write!(out, " {} |", cell.unwrap_or_else(|| "-".into()));
         }
@@ -117,4 +125,27 @@ pub fn to_markdown(matrix: &Matrix) -> String {
         let _ = writeln!(out, "- `{}`: {}", rule.name, rule.about);
     }
     out
+}
+
+fn write_transitions(out: &mut String, t: &Transitions) {
+    let _ = writeln!(out, "## Since the baseline\n\n{}\n", t.summary());
+    if t.cells.is_empty() {
+        let _ = writeln!(out, "No cell moved.\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "| case | column | transition | what moved |\n|---|---|---|---|"
+    );
+    for c in &t.cells {
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | **{}** | {} |",
+            c.case,
+            c.column,
+            c.kind.as_str(),
+            c.about.replace('|', "\\|")
+        );
+    }
+    out.push('\n');
 }
