@@ -15,6 +15,8 @@
   const regexpSource = Object.getOwnPropertyDescriptor(RegExp.prototype, "source").get;
   const regexpFlags = Object.getOwnPropertyDescriptor(RegExp.prototype, "flags").get;
   const getPrototypeOf = Object.getPrototypeOf;
+  const unboxers = [Number.prototype.valueOf, String.prototype.valueOf, Boolean.prototype.valueOf,
+    BigInt.prototype.valueOf];
   const ObjectPrototype = Object.prototype;
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   const TypedArrayPrototype = getPrototypeOf(Uint8Array.prototype);
@@ -93,6 +95,215 @@
   globalThis.clearTimeout = clearTimer;
   globalThis.clearInterval = clearTimer;
 
+  // V8's wording and refusals where QuickJS's differ and programs read them: JSON errors
+  // (a host parses them out of a tool's text), the UTC zone name of Date strings, and code
+  // generation from strings, which Workers refuses.
+  const SyntaxErrorClass = SyntaxError;
+  const TypeErrorClass = TypeError;
+  const nativeParse = JSON.parse;
+  const nativeStringify = JSON.stringify;
+  const jsonParseMessage = (text) => {
+    const n = text.length;
+    const special = text === "NaN" || text === "Infinity" || text === "undefined" || text === "[object Object]";
+    const at = (p, after) => {
+      let line = 1, column = 1;
+      for (let k = 0; k < p; k++) {
+        if (text[k] === "\n") { line += 1; column = 1; } else { column += 1; }
+      }
+      return `${after ? "" : " in JSON"} at position ${p} (line ${line} column ${column})`;
+    };
+    const fail = (message) => { throw { message }; };
+    const unexpected = (p, specific) => {
+      if (specific !== undefined) fail(specific + at(p, specific.endsWith("after JSON")));
+      if (p >= n) fail("Unexpected end of JSON input");
+      const c = text[p];
+      if (c === '"') fail("Unexpected string" + at(p));
+      if (c === "-" || (c >= "0" && c <= "9")) fail("Unexpected number" + at(p));
+      if (special) fail(`"${text}" is not valid JSON`);
+      if (n < 21) fail(`Unexpected token '${c}', "${text}" is not valid JSON`);
+      if (p < 10) fail(`Unexpected token '${c}', "${text.slice(0, p + 10)}"... is not valid JSON`);
+      if (p >= n - 10) fail(`Unexpected token '${c}', ..."${text.slice(p - 10)}" is not valid JSON`);
+      fail(`Unexpected token '${c}', ..."${text.slice(p - 10, p + 10)}"... is not valid JSON`);
+    };
+    let i = 0;
+    const ws = () => { while (i < n && " \t\n\r".includes(text[i])) i += 1; };
+    const digits = () => { const s = i; while (i < n && text[i] >= "0" && text[i] <= "9") i += 1; return i > s; };
+    const string = () => {
+      i += 1;
+      for (;;) {
+        if (i >= n) fail("Unterminated string" + at(n));
+        const c = text[i];
+        if (c === '"') { i += 1; return; }
+        if (c < " ") unexpected(i, "Bad control character in string literal");
+        if (c === "\\") {
+          i += 1;
+          if (i >= n) fail("Unterminated string" + at(n));
+          if (text[i] === "u") {
+            for (let k = 1; k <= 4; k++) {
+              if (!/[0-9a-fA-F]/.test(text[i + k] ?? "")) unexpected(i + k, "Bad Unicode escape");
+            }
+            i += 4;
+          } else if (!"\"\\/bfnrt".includes(text[i])) {
+            unexpected(i, "Bad escaped character");
+          }
+        }
+        i += 1;
+      }
+    };
+    const number = () => {
+      if (text[i] === "-") { i += 1; if (!(text[i] >= "0" && text[i] <= "9")) unexpected(i, "No number after minus sign"); }
+      if (text[i] === "0") { i += 1; if (text[i] >= "0" && text[i] <= "9") unexpected(i); } else digits();
+      if (text[i] === ".") { i += 1; if (!digits()) unexpected(i, "Unterminated fractional number"); }
+      if (text[i] === "e" || text[i] === "E") {
+        i += 1;
+        if (text[i] === "+" || text[i] === "-") i += 1;
+        if (!digits()) unexpected(i, "Exponent part is missing a number");
+      }
+    };
+    const value = () => {
+      ws();
+      const c = text[i];
+      if (c === "{") {
+        i += 1; ws();
+        if (text[i] === "}") { i += 1; return; }
+        if (text[i] !== '"') unexpected(i, "Expected property name or '}'");
+        for (;;) {
+          string(); ws();
+          if (text[i] !== ":") unexpected(i, "Expected ':' after property name");
+          i += 1; value(); ws();
+          if (text[i] === "}") { i += 1; return; }
+          if (text[i] !== ",") unexpected(i, "Expected ',' or '}' after property value");
+          i += 1; ws();
+          if (text[i] !== '"') unexpected(i, "Expected double-quoted property name");
+        }
+      }
+      if (c === "[") {
+        i += 1; ws();
+        if (text[i] === "]") { i += 1; return; }
+        for (;;) {
+          value(); ws();
+          if (text[i] === "]") { i += 1; return; }
+          if (text[i] !== ",") unexpected(i, "Expected ',' or ']' after array element");
+          i += 1;
+        }
+      }
+      if (c === '"') return string();
+      if (c === "-" || (c >= "0" && c <= "9")) return number();
+      for (const word of ["true", "false", "null"]) {
+        if (c === word[0]) {
+          for (let k = 1; k < word.length; k++) if (text[i + k] !== word[k]) unexpected(i + k);
+          i += word.length;
+          return;
+        }
+      }
+      unexpected(i);
+    };
+    try {
+      value(); ws();
+      if (i < n) unexpected(i, "Unexpected non-whitespace character after JSON");
+    } catch (e) {
+      return e.message;
+    }
+    return undefined;
+  };
+  const circularMessage = (root) => {
+    const stack = [];
+    const nameOf = (o) => {
+      const proto = getPrototypeOf(o);
+      const ctor = proto === null ? undefined : proto.constructor;
+      return typeof ctor === "function" && ctor.name ? ctor.name : "Object";
+    };
+    const keyText = (key) => (typeof key === "number" ? `index ${key}` : `property '${key}'`);
+    const visit = (key, v) => {
+      if (v !== null && typeof v === "object" && typeof v.toJSON === "function") v = v.toJSON(String(key));
+      if (v === null || typeof v !== "object") return undefined;
+      const start = stack.findIndex((entry) => entry[1] === v);
+      if (start >= 0) {
+        let text = `Converting circular structure to JSON\n    --> starting at object with constructor '${nameOf(stack[start][1])}'`;
+        let index = start + 1;
+        const prefixEnd = Math.min(stack.length, index + 2);
+        for (; index < prefixEnd; index++) text += `\n    |     ${keyText(stack[index][0])} -> object with constructor '${nameOf(stack[index][1])}'`;
+        if (stack.length > index + 1) text += "\n    |     ...";
+        for (index = Math.max(index, stack.length - 1); index < stack.length; index++) text += `\n    |     ${keyText(stack[index][0])} -> object with constructor '${nameOf(stack[index][1])}'`;
+        return `${text}\n    --- ${keyText(key)} closes the circle`;
+      }
+      stack.push([key, v]);
+      const keys = Array.isArray(v) ? v.map((_, k) => k) : Object.keys(v);
+      for (const k of keys) {
+        const found = visit(k, v[k]);
+        if (found !== undefined) return found;
+      }
+      stack.pop();
+      return undefined;
+    };
+    try { return visit("", root); } catch (e) { return undefined; }
+  };
+  const json = {
+    parse(text, reviver) {
+      try {
+        return nativeParse(text, reviver);
+      } catch (e) {
+        if (e instanceof SyntaxErrorClass) {
+          const message = jsonParseMessage(String(text));
+          if (message !== undefined) e.message = message;
+        }
+        throw e;
+      }
+    },
+    stringify(value, replacer, space) {
+      try {
+        return nativeStringify(value, replacer, space);
+      } catch (e) {
+        if (e instanceof TypeErrorClass) {
+          if (e.message === "BigInt are forbidden in JSON.stringify") {
+            e.message = "Do not know how to serialize a BigInt";
+          } else if (e.message === "circular reference") {
+            const message = circularMessage(value);
+            if (message !== undefined) e.message = message;
+          }
+        }
+        throw e;
+      }
+    },
+  };
+  for (const name of ["parse", "stringify"]) {
+    Object.defineProperty(JSON, name, { value: json[name], writable: true, configurable: true, enumerable: false });
+  }
+  const dateToString = Date.prototype.toString;
+  const dateToTimeString = Date.prototype.toTimeString;
+  const getTimezoneOffset = Date.prototype.getTimezoneOffset;
+  const withZoneName = (date, text) =>
+    text !== "Invalid Date" && getTimezoneOffset.call(date) === 0 ? `${text} (Coordinated Universal Time)` : text;
+  const dates = {
+    toString() { return withZoneName(this, dateToString.call(this)); },
+    toTimeString() { return withZoneName(this, dateToTimeString.call(this)); },
+  };
+  for (const name of ["toString", "toTimeString"]) {
+    Object.defineProperty(Date.prototype, name, { value: dates[name], writable: true, configurable: true, enumerable: false });
+  }
+  const refuseCodegen = () => {
+    throw new EvalError("Code generation from strings disallowed for this context");
+  };
+  const evaluators = {
+    eval(source) {
+      if (typeof source !== "string") return source;
+      return refuseCodegen();
+    },
+  };
+  Object.defineProperty(globalThis, "eval", { value: evaluators.eval, writable: true, configurable: true, enumerable: false });
+  for (const proto of [Function.prototype, getPrototypeOf(async function () {}),
+    getPrototypeOf(function* () {}), getPrototypeOf(async function* () {})]) {
+    const original = proto.constructor;
+    const refused = function () { return refuseCodegen(); };
+    Object.defineProperty(refused, "name", { value: original.name });
+    Object.defineProperty(refused, "length", { value: 1 });
+    Object.defineProperty(refused, "prototype", { value: proto });
+    Object.defineProperty(proto, "constructor", { value: refused, writable: true, configurable: true, enumerable: false });
+    if (original === Function) {
+      Object.defineProperty(globalThis, "Function", { value: refused, writable: true, configurable: true, enumerable: false });
+    }
+  }
+
   // Outbound is blocked, with the reference's text.
   globalThis.fetch = async () => {
     throw new Error("This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.");
@@ -139,9 +350,19 @@
         ? new Uint8Array(viewBuffer.call(v), viewOffset.call(v), viewLength.call(v))
         : new Uint8Array(typedBuffer.call(v), typedOffset.call(v), typedLength.call(v)),
     regexpParts: (r) => [regexpSource.call(r), regexpFlags.call(r)],
+    // A boxed primitive's value, read from its internal slot as structured clone reads it:
+    // `[value]`, or undefined when `o` is no Number, String, Boolean or BigInt object.
+    unbox(o) {
+      for (const valueOf of unboxers) {
+        try { return [valueOf.call(o)]; } catch (e) { /* not this brand */ }
+      }
+      return undefined;
+    },
     typeName(o) {
       const proto = getPrototypeOf(o);
-      if (proto === null || proto === ObjectPrototype) return "";
+      if (proto === ObjectPrototype) return "";
+      // Workers RPC refuses a null-prototype object as it refuses a class instance.
+      if (proto === null) return "Object";
       const ctor = proto.constructor;
       return typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "Object";
     },

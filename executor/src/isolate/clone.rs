@@ -79,12 +79,14 @@ impl<'js> Cloner<'js> {
             let Coerced(digits) = value.get::<Coerced<String>>()?;
             return Ok(JsValue::BigInt(digits));
         }
-        if value.is_symbol() {
-            let Coerced(text) = value
-                .get::<Coerced<String>>()
-                .unwrap_or(Coerced("Symbol()".into()));
+        if let Some(symbol) = value.as_symbol() {
+            let description = symbol.description()?;
+            let description = match description.as_string() {
+                Some(text) => text.to_string()?,
+                None => String::new(),
+            };
             return Err(CloneError::Uncloneable(format!(
-                "{text} could not be cloned."
+                "Symbol({description}) could not be cloned."
             )));
         }
         if !value.is_object() {
@@ -215,6 +217,12 @@ impl<'js> Cloner<'js> {
         }
         let type_name: String = self.helper("typeName")?.call((object.clone(),))?;
         if !type_name.is_empty() {
+            // A boxed primitive crosses as structured clone carries it; its projection is
+            // the primitive's.
+            let unboxed: Value = self.helper("unbox")?.call((object.clone(),))?;
+            if let Some(unboxed) = unboxed.as_array() {
+                return self.clone_value(unboxed.get(0)?);
+            }
             return Err(CloneError::Uncloneable(format!(
                 "Could not serialize object of type \"{type_name}\". This type does not support serialization."
             )));

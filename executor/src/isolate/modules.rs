@@ -14,9 +14,32 @@ use rquickjs::{Ctx, Exception, Module};
 /// The name the program's own module is declared under (the reference's `mainModule`).
 pub(super) const MAIN_MODULE: &str = "executor.js";
 
-/// The text for an import of a module the request does not provide.
+/// The text for an import of a module the request does not provide. Workers names the
+/// importing module for a static import only; a failed `import()` names the module alone.
 pub(super) fn missing_module_text(name: &str, base: &str) -> String {
     format!("No such module \"{name}\".\n  imported from \"{base}\"")
+}
+
+/// The text for an `import()` of a module the request does not provide.
+pub(super) fn missing_dynamic_module_text(name: &str) -> String {
+    format!("No such module \"{name}\".")
+}
+
+/// Whether `source` imports `name` with a static declaration (`import … from "name"`,
+/// `import "name"`, `export … from "name"`), as opposed to `import("name")` alone.
+pub(super) fn imports_statically(source: &str, name: &str) -> bool {
+    ['"', '\''].iter().any(|quote| {
+        let quoted = format!("{quote}{name}{quote}");
+        source.match_indices(&quoted).any(|(at, _)| {
+            let before = source[..at].trim_end();
+            let word_end = |word: &str| {
+                before.ends_with(word)
+                    && !before[..before.len() - word.len()]
+                        .ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+            };
+            word_end("from") || word_end("import")
+        })
+    })
 }
 
 /// Resolves and loads names from one request's module map.
@@ -24,6 +47,23 @@ pub(super) fn missing_module_text(name: &str, base: &str) -> String {
 pub(super) struct ModuleMap(pub Arc<BTreeMap<String, String>>);
 
 impl ModuleMap {
+    /// Whether `base` imports `name` statically. The program's own module imports
+    /// statically only before it starts (its import block); afterwards it uses `import()`.
+    fn static_import<'js>(&self, ctx: &Ctx<'js>, base: &str, name: &str) -> bool {
+        if base == MAIN_MODULE {
+            // `__codemode_internal` is the object bootstrap.js returned (see run.rs).
+            let started = ctx
+                .globals()
+                .get::<_, rquickjs::Object>("__codemode_internal")
+                .and_then(|internal| internal.get::<_, bool>("started"))
+                .unwrap_or(false);
+            return !started;
+        }
+        self.0
+            .get(base)
+            .is_some_and(|source| imports_statically(source, name))
+    }
+
     fn lookup(&self, name: &str) -> Option<&str> {
         if self.0.contains_key(name) {
             return Some(self.0.get_key_value(name)?.0);
@@ -43,10 +83,14 @@ impl Resolver for ModuleMap {
     ) -> rquickjs::Result<String> {
         match self.lookup(name) {
             Some(found) => Ok(found.to_string()),
-            None => Err(Exception::throw_message(
-                ctx,
-                &missing_module_text(name, base),
-            )),
+            None => {
+                let text = if self.static_import(ctx, base, name) {
+                    missing_module_text(name, base)
+                } else {
+                    missing_dynamic_module_text(name)
+                };
+                Err(Exception::throw_message(ctx, &text))
+            }
         }
     }
 }
@@ -65,5 +109,24 @@ impl Loader for ModuleMap {
                 &missing_module_text(name, MAIN_MODULE),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imports_statically;
+
+    #[test]
+    fn static_imports_are_told_from_dynamic_ones() {
+        assert!(imports_statically("import { x } from 'b.js'", "b.js"));
+        assert!(imports_statically("import \"b.js\"\nexport {}", "b.js"));
+        assert!(imports_statically("export * from \"b.js\"", "b.js"));
+        assert!(!imports_statically(
+            "export const go = () => import('b.js')",
+            "b.js"
+        ));
+        assert!(!imports_statically("const name = 'b.js'", "b.js"));
+        assert!(!imports_statically("const reform = 'b.js'", "b.js"));
+        assert!(!imports_statically("import { x } from 'a.js'", "b.js"));
     }
 }

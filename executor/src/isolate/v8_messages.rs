@@ -52,6 +52,7 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         "invalid array length" => "Invalid array length".into(),
         "division by zero" => "Division by zero".into(),
         "stack overflow" => "Maximum call stack size exceeded".into(),
+        "toPrimitive" => "Cannot convert object to primitive value".into(),
         _ => message.to_string(),
     }
 }
@@ -90,22 +91,9 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<String> {
     let start = column.checked_sub(1)?.min(text.len());
     let bytes = text.as_bytes();
     // Forward to the call's opening parenthesis.
-    let mut depth: i32 = 0;
-    let mut open = None;
-    for (i, &b) in bytes.iter().enumerate().skip(start) {
-        match b {
-            b'[' => depth += 1,
-            b']' => depth -= 1,
-            b'(' if depth <= 0 => {
-                open = Some(i);
-                break;
-            }
-            b'(' => {}
-            _ if depth <= 0 && !(is_chain_byte(b) || b == b'?' || b == b' ') => return None,
-            _ => {}
-        }
-    }
-    let open = open?;
+    // QuickJS reports the callee's last name, or, when an argument emitted a position of its
+    // own (an arrow), a place inside the arguments: then the call is the innermost open one.
+    let open = open_paren_after(bytes, start).or_else(|| enclosing_call(bytes, start))?;
     // Backward over the member chain.
     let mut i = open;
     let mut depth = 0;
@@ -121,11 +109,49 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<String> {
         i -= 1;
     }
     let callee = text[i..open].trim();
+    // A member of a parenthesized expression (`(await f()).map`): V8 names the object
+    // `(intermediate value)`.
+    if i > 0 && bytes[i - 1] == b')' && callee.starts_with('.') && callee.len() > 1 {
+        return Some(format!("(intermediate value){callee}"));
+    }
     let first = callee.chars().next()?;
     if callee.is_empty() || first.is_ascii_digit() || first == '.' || depth != 0 {
         return None;
     }
     Some(callee.to_string())
+}
+
+/// The call's opening parenthesis when `start` is on its callee's member chain.
+fn open_paren_after(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut depth: i32 = 0;
+    for (i, &b) in bytes.iter().enumerate().skip(start) {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            b'(' if depth <= 0 => return Some(i),
+            b'(' => {}
+            _ if depth <= 0 && !(is_chain_byte(b) || b == b'?' || b == b' ') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The opening parenthesis of the innermost call whose arguments hold `start`.
+fn enclosing_call(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0;
+    for i in (0..start.min(bytes.len())).rev() {
+        match bytes[i] {
+            b')' => depth += 1,
+            b'(' if depth > 0 => depth -= 1,
+            // A grouping parenthesis (an arrow's parameters) is passed on the way out.
+            b'(' if i > 0 && (is_chain_byte(bytes[i - 1]) || bytes[i - 1] == b']') => {
+                return Some(i);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn is_chain_byte(b: u8) -> bool {
@@ -275,6 +301,19 @@ mod tests {
             "api.tools.list is not a function"
         );
         assert_eq!(at("(1)()", 1, 1), "not a function");
+        assert_eq!(
+            at("async () => (await codemode.get()).map(x => x)", 1, 36),
+            "(intermediate value).map is not a function"
+        );
+        assert_eq!(
+            at("async () => (await codemode.get()).map(x => x)", 1, 40),
+            "(intermediate value).map is not a function"
+        );
+        assert_eq!(
+            at("items.forEach((x) => x)", 1, 16),
+            "items.forEach is not a function"
+        );
+        assert_eq!(at("(x => x)", 1, 2), "not a function");
         assert_eq!(translate_message("not a function", None), "not a function");
     }
 
@@ -309,6 +348,10 @@ mod tests {
             "TypeError: Cannot read properties of null (reading 'a')"
         );
         assert_eq!(translate_rendered("plain: text"), "plain: text");
+        assert_eq!(
+            translate_message("toPrimitive", None),
+            "Cannot convert object to primitive value"
+        );
     }
 
     #[test]

@@ -1,0 +1,222 @@
+//! Behaviour the catalogue found differing from the reference (V8 under workerd) and that the
+//! isolate now matches: JSON error wording, Date strings, code generation from strings, the
+//! result crossing of boxed primitives, null-prototype objects and symbols, and the text of
+//! a failed `import()`.
+
+use std::collections::BTreeMap;
+
+use codemode_executor::Error;
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome, Timeout};
+
+fn executor() -> IsolateExecutor {
+    IsolateExecutor::new(IsolateOptions {
+        workers: 1,
+        ..IsolateOptions::default()
+    })
+}
+
+fn request(code: &str) -> ExecuteRequest {
+    ExecuteRequest {
+        code: code.into(),
+        timeout: Some(Timeout::Millis(5_000)),
+        ..ExecuteRequest::default()
+    }
+}
+
+async fn run(code: &str) -> Outcome {
+    executor()
+        .execute(request(code))
+        .await
+        .expect("the run completes")
+}
+
+fn strings(items: &[&str]) -> JsValue {
+    JsValue::Array(items.iter().map(|s| JsValue::String((*s).into())).collect())
+}
+
+/// Each input's `JSON.parse` message, read inside the sandbox.
+async fn parse_messages(inputs: &[&str]) -> JsValue {
+    let list = serde_json::to_string(inputs).unwrap();
+    run(&format!(
+        "async () => {list}.map((t) => {{ try {{ JSON.parse(t); return 'ok' }} catch (e) {{ return e.message }} }})"
+    ))
+    .await
+    .result
+}
+
+#[tokio::test]
+async fn json_parse_errors_read_as_v8_words_them() {
+    let got = parse_messages(&[
+        "<html>oops</html>",
+        "[1,]",
+        "undefined",
+        "{\"a\":1,}",
+        "{",
+        "\"open",
+        "{\"a\":1} x",
+        "-",
+        "<!DOCTYPE html><html><head><title>502 Bad Gateway</title>",
+        "{\"a\": 1, \"b\": [1, 2, 3], \"c\": x}",
+        "{\"ok\": true}",
+    ])
+    .await;
+    assert_eq!(
+        got,
+        strings(&[
+            "Unexpected token '<', \"<html>oops</html>\" is not valid JSON",
+            "Unexpected token ']', \"[1,]\" is not valid JSON",
+            "\"undefined\" is not valid JSON",
+            "Expected double-quoted property name in JSON at position 7 (line 1 column 8)",
+            "Expected property name or '}' in JSON at position 1 (line 1 column 2)",
+            "Unterminated string in JSON at position 5 (line 1 column 6)",
+            "Unexpected non-whitespace character after JSON at position 8 (line 1 column 9)",
+            "No number after minus sign in JSON at position 1 (line 1 column 2)",
+            "Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON",
+            "Unexpected token 'x', ...\" 3], \"c\": x}\" is not valid JSON",
+            "ok",
+        ])
+    );
+}
+
+#[tokio::test]
+async fn json_parse_keeps_its_reviver_and_its_own_errors() {
+    let outcome = run(
+        "async () => [JSON.parse('{\"a\": 1}', (k, v) => (k === 'a' ? v + 1 : v)).a, \
+         (() => { try { JSON.parse('1', () => { throw new SyntaxError('mine') }) } catch (e) { return e.message } })()]",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        JsValue::Array(vec![JsValue::Number(2.0), JsValue::String("mine".into())])
+    );
+}
+
+#[tokio::test]
+async fn json_stringify_errors_read_as_v8_words_them() {
+    let outcome = run(
+        "async () => { const out = []; const o = {list: [{}]}; o.list[0].owner = o; \
+         for (const v of [o, {n: 1n}]) { try { JSON.stringify(v) } catch (e) { out.push(e.message) } } return out }",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    |     property 'list' -> object with constructor 'Array'\n    |     index 0 -> object with constructor 'Object'\n    --- property 'owner' closes the circle",
+            "Do not know how to serialize a BigInt",
+        ])
+    );
+}
+
+#[tokio::test]
+async fn date_strings_name_the_utc_zone() {
+    let outcome =
+        run("async () => [String(new Date(0)), new Date(0).toTimeString(), String(new Date(NaN))]")
+            .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)",
+            "00:00:00 GMT+0000 (Coordinated Universal Time)",
+            "Invalid Date",
+        ])
+    );
+}
+
+#[tokio::test]
+async fn code_generation_from_strings_is_refused() {
+    let outcome = run(
+        "async () => [() => eval('1'), () => new Function('return 1'), () => (async () => {}).constructor('return 1')]\
+         .map((f) => { try { return String(f()) } catch (e) { return e.name + ': ' + e.message } })\
+         .concat([eval(7), (() => 1) instanceof Function, Function.prototype.constructor === Function])",
+    )
+    .await;
+    let refused = "EvalError: Code generation from strings disallowed for this context";
+    assert_eq!(
+        outcome.result,
+        JsValue::Array(vec![
+            JsValue::String(refused.into()),
+            JsValue::String(refused.into()),
+            JsValue::String(refused.into()),
+            JsValue::Number(7.0),
+            JsValue::Bool(true),
+            JsValue::Bool(true),
+        ])
+    );
+}
+
+#[tokio::test]
+async fn boxed_primitives_cross_as_their_values() {
+    let outcome = run("async () => [new Number(5), new String('s'), new Boolean(false)]").await;
+    assert_eq!(
+        outcome.result,
+        JsValue::Array(vec![
+            JsValue::Number(5.0),
+            JsValue::String("s".into()),
+            JsValue::Bool(false)
+        ])
+    );
+}
+
+#[tokio::test]
+async fn null_prototype_objects_and_symbols_fail_the_crossing_with_the_reference_texts() {
+    let error = executor()
+        .execute(request(
+            "async () => Object.groupBy([1, 2], (x) => (x % 2 ? 'odd' : 'even'))",
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        Error::Rejected(
+            "Could not serialize object of type \"Object\". This type does not support serialization."
+                .into()
+        )
+    );
+    let error = executor()
+        .execute(request("async () => Symbol('s')"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        Error::Rejected("Symbol(s) could not be cloned.".into())
+    );
+}
+
+#[tokio::test]
+async fn a_failed_dynamic_import_names_the_module_alone() {
+    let request = ExecuteRequest {
+        modules: Some(BTreeMap::from([
+            (
+                "a.js".to_string(),
+                "import { x } from 'b.js'\nexport const y = x".to_string(),
+            ),
+            (
+                "c.js".to_string(),
+                "export const go = () => import('zz.js')".to_string(),
+            ),
+        ])),
+        ..request(
+            "async () => Promise.all([import('nope.js'), import('a.js'), import('c.js').then((m) => m.go())]\
+             .map((p) => p.then(() => 'ok', (e) => e.message)))",
+        )
+    };
+    let outcome = executor().execute(request).await.unwrap();
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "No such module \"nope.js\".",
+            "No such module \"b.js\".\n  imported from \"a.js\"",
+            "No such module \"zz.js\".",
+        ])
+    );
+}
+
+#[tokio::test]
+async fn calling_a_missing_member_of_a_parenthesized_value_names_it_as_v8_does() {
+    let outcome = run("async () => (await Promise.resolve({})).map(x => x)").await;
+    assert_eq!(
+        outcome.error.map(|e| e.text()),
+        Some("(intermediate value).map is not a function".into())
+    );
+}
