@@ -80,6 +80,9 @@ pub struct Transitions {
     pub cells: Vec<Transition>,
     /// Columns of the baseline that this run did not include.
     pub columns_not_run: Vec<String>,
+    /// Columns whose header moved (another wrangler, workerd or executor under the same
+    /// name), one sentence each: what may explain an `upstream` cell.
+    pub columns_changed: Vec<String>,
 }
 
 impl Transitions {
@@ -112,6 +115,9 @@ impl Transitions {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        if !self.columns_changed.is_empty() {
+            line.push_str(&format!("; {}", self.columns_changed.join("; ")));
+        }
         if !self.columns_not_run.is_empty() {
             line.push_str(&format!("; not run: {}", self.columns_not_run.join(", ")));
         }
@@ -143,10 +149,32 @@ pub fn compare(baseline: &Baseline, run: &Baseline, baseline_name: &str) -> Tran
         .filter(|c| !run.has_column(&c.name))
         .map(|c| c.name.clone())
         .collect();
+    let columns_changed = run
+        .columns
+        .iter()
+        .filter_map(|now| {
+            let was = baseline.columns.iter().find(|c| c.name == now.name)?;
+            let moved: Vec<String> = [
+                ("upstream", &was.upstream, &now.upstream),
+                ("wrangler", &was.wrangler, &now.wrangler),
+                ("workerd", &was.workerd, &now.workerd),
+                ("executor", &was.executor, &now.executor),
+            ]
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .map(|(what, a, b)| {
+                let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+                format!("{what} {} → {}", show(a), show(b))
+            })
+            .collect();
+            (!moved.is_empty()).then(|| format!("{}: {}", now.name, moved.join(", ")))
+        })
+        .collect();
     Transitions {
         baseline: baseline_name.to_owned(),
         cells,
         columns_not_run,
+        columns_changed,
     }
 }
 
@@ -419,5 +447,23 @@ mod tests {
         );
         assert_eq!(t.get("a", REF).unwrap().kind, Kind::Upstream);
         assert!(t.get("a", OURS).is_none());
+        assert!(t.columns_changed.is_empty());
+    }
+
+    #[test]
+    fn a_column_whose_toolchain_moved_is_named() {
+        let mut old = baseline(&[REF], &[("a", REF, pass(1))]);
+        old.columns[0].workerd = Some("1.20261117.1".into());
+        let mut new = old.clone();
+        new.columns[0].workerd = Some("1.20270101.0".into());
+        let t = compare(&old, &new, "b.json");
+        assert_eq!(
+            t.columns_changed,
+            vec![format!("{REF}: workerd 1.20261117.1 → 1.20270101.0")]
+        );
+        assert!(
+            t.summary()
+                .ends_with("; reference@0.5.6: workerd 1.20261117.1 → 1.20270101.0")
+        );
     }
 }

@@ -156,6 +156,7 @@ const state = { statuses: new Set(STATUSES), area: "", moved: false, collapse: f
     const counts = Object.entries(t.counts || {}).map(([k, v]) => v + " " + k).join(" · ");
     since.append(el("p", { textContent: "against " + t.baseline + ": " + counts +
       (t.columns_not_run && t.columns_not_run.length ? " · not run: " + t.columns_not_run.join(", ") : "") }));
+    for (const moved of t.columns_changed || []) since.append(el("p", { className: "muted", textContent: moved }));
     if (t.cells.length) {
       const details = el("details", {}, el("summary", { textContent: t.cells.length + " cells moved" }));
       const list = el("table", { className: "transitions" });

@@ -2,7 +2,7 @@
 //! may change meaning.
 //!
 //! Added fields: `rules` (the normalization rules applied to both sides), and, when the run
-//! was compared with a baseline, `transitions` (`{baseline, counts, cells, columns_not_run}`,
+//! was compared with a baseline, `transitions` (`{baseline, counts, cells, columns_not_run, columns_changed}`,
 //! see [`crate::transitions`]) and a `transition` kind on every cell that moved.
 
 use serde_json::{Value, json};
@@ -45,6 +45,7 @@ pub fn add_transitions(report: &mut Value, transitions: &Transitions) {
         "counts": transitions.counts(),
         "cells": transitions.cells,
         "columns_not_run": transitions.columns_not_run,
+        "columns_changed": transitions.columns_changed,
     });
 }
 
