@@ -13,8 +13,9 @@ use codemode_compat::cell::{Cell, Status};
 use codemode_compat::matrix::{OURS, reference_cell};
 use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
-    ReferenceSide, discover, ensure_installed, install_exit_guards,
+    ReferenceSide, discover, ensure_installed, install_exit_guards, select,
 };
+use codemode_compat::surface::trials as surface;
 use codemode_executor::isolate::IsolateExecutor;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
@@ -46,6 +47,8 @@ fn main() {
         .iter()
         .map(|case| ours_trial(case.clone(), ours.clone(), runtime.clone()))
         .collect();
+    trials.push(surface::table_trial(&root));
+    trials.push(surface::ours_trial(&root, ours.clone(), runtime.clone()));
 
     // Reference columns: named from the installed toolchain; started only when needed.
     let toolchain = ensure_installed(&root);
@@ -56,11 +59,15 @@ fn main() {
     let mut sides: Vec<Arc<ReferenceSide>> = Vec::new();
     match (&toolchain, columns) {
         (Ok(toolchain), Ok(columns)) => {
+            // The surface inventory is measured on the newest column.
+            let latest = select(&columns, "reference@latest")
+                .ok()
+                .map(|c| c.name.clone());
             let wanted = |name: &str| {
                 cases.iter().any(|case| {
                     let probe = Trial::test(format!("{name}::{}", case.id), || Ok(()));
                     !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
-                })
+                }) || (latest.as_deref() == Some(name) && surface::wanted(&args, name))
             };
             for column in columns {
                 let name = column.name.clone();
@@ -77,6 +84,15 @@ fn main() {
                 };
                 if let Some(Ok(side)) = &side {
                     sides.push(side.clone());
+                }
+                if latest.as_deref() == Some(name.as_str()) {
+                    trials.push(surface::reference_trial(
+                        &root,
+                        &name,
+                        side.clone(),
+                        ours.clone(),
+                        runtime.clone(),
+                    ));
                 }
                 for case in &cases {
                     trials.push(reference_trial(

@@ -59,6 +59,13 @@
     writable: false,
     enumerable: false,
   });
+  // console: the members Workers adds beyond the ones bootstrap.js captures, and its brand.
+  const console = globalThis.console;
+  if (console !== null && typeof console === "object") {
+    define(console, "context", { value: function context() { return console; }, writable: true, configurable: true, enumerable: true });
+    define(console, "createTask", { value: function createTask() { return { run: (fn) => fn() }; }, writable: true, configurable: true, enumerable: true });
+    define(console, Symbol.toStringTag, { value: "console", configurable: true });
+  }
   // performance: now() on the wall clock (time origin 0), as Workers reports it.
   const Performance = function Performance() { throw new TypeError("Illegal constructor"); };
   const performance = Object.create(Performance.prototype);

@@ -11,7 +11,7 @@
 //!
 //! Guarantees: everything lives in the context it was installed in (nothing one run sets is
 //! seen by another); a program may replace or delete any of these globals, as on Workers;
-//! [`SOURCES`] lists every JavaScript source, for precompilation.
+//! [`SOURCES`] lists every JavaScript source; each is compiled to bytecode once per process.
 
 mod crypto;
 mod encoding;
@@ -19,21 +19,25 @@ mod url;
 
 use rquickjs::{Array, Ctx, Function, Object, Value};
 
-/// A concept: its name, its JavaScript source, and the globals it provides.
+use super::compiled::InternalScript;
+
+/// A concept: its name, its JavaScript source (compiled once per process), and the globals
+/// it provides.
 pub(crate) struct Concept {
     pub name: &'static str,
-    pub source: &'static str,
+    pub script: InternalScript,
     pub globals: &'static [&'static str],
 }
 
 /// The installer: defines the lazy globals and the locale methods' hooks.
-pub(crate) const INSTALLER: &str = include_str!("installer.js");
+pub(crate) static INSTALLER: InternalScript =
+    InternalScript::new("web-installer", include_str!("installer.js"));
 
 /// Every concept, in the order their globals are defined.
-pub(crate) const SOURCES: &[Concept] = &[
+pub(crate) static SOURCES: [Concept; 10] = [
     Concept {
         name: "events",
-        source: include_str!("events.js"),
+        script: InternalScript::new("web-events", include_str!("events.js")),
         globals: &[
             "Event",
             "EventTarget",
@@ -46,27 +50,27 @@ pub(crate) const SOURCES: &[Concept] = &[
     },
     Concept {
         name: "abort",
-        source: include_str!("abort.js"),
+        script: InternalScript::new("web-abort", include_str!("abort.js")),
         globals: &["AbortController", "AbortSignal"],
     },
     Concept {
         name: "url",
-        source: include_str!("url.js"),
+        script: InternalScript::new("web-url", include_str!("url.js")),
         globals: &["URL", "URLSearchParams", "URLPattern"],
     },
     Concept {
         name: "encoding",
-        source: include_str!("encoding.js"),
+        script: InternalScript::new("web-encoding", include_str!("encoding.js")),
         globals: &["TextEncoder", "TextDecoder", "atob", "btoa"],
     },
     Concept {
         name: "crypto",
-        source: include_str!("crypto.js"),
+        script: InternalScript::new("web-crypto", include_str!("crypto.js")),
         globals: &["crypto", "Crypto", "SubtleCrypto", "CryptoKey"],
     },
     Concept {
         name: "streams",
-        source: include_str!("streams.js"),
+        script: InternalScript::new("web-streams", include_str!("streams.js")),
         globals: &[
             "ReadableStream",
             "ReadableStreamDefaultReader",
@@ -89,24 +93,24 @@ pub(crate) const SOURCES: &[Concept] = &[
     },
     Concept {
         name: "fetch",
-        source: include_str!("fetch.js"),
+        script: InternalScript::new("web-fetch", include_str!("fetch.js")),
         globals: &[
             "Headers", "Body", "Request", "Response", "Blob", "File", "FormData", "fetch",
         ],
     },
     Concept {
         name: "intl",
-        source: include_str!("intl.js"),
+        script: InternalScript::new("web-intl", include_str!("intl.js")),
         globals: &["Intl"],
     },
     Concept {
         name: "clone",
-        source: include_str!("clone.js"),
+        script: InternalScript::new("web-clone", include_str!("clone.js")),
         globals: &["structuredClone"],
     },
     Concept {
         name: "scope",
-        source: include_str!("scope.js"),
+        script: InternalScript::new("web-scope", include_str!("scope.js")),
         globals: &[
             "navigator",
             "Navigator",
@@ -140,20 +144,20 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
             ctx.clone(),
             |ctx: Ctx<'js>, name: String| -> rquickjs::Result<Value<'js>> {
                 match SOURCES.iter().find(|c| c.name == name) {
-                    Some(concept) => ctx.eval(concept.source),
+                    Some(concept) => concept.script.evaluate(&ctx),
                     None => Err(rquickjs::Error::new_loading(&name)),
                 }
             },
         )?,
     )?;
     let concepts = Object::new(ctx.clone())?;
-    for concept in SOURCES {
+    for concept in &SOURCES {
         let globals = Array::new(ctx.clone())?;
         for (i, name) in concept.globals.iter().enumerate() {
             globals.set(i, *name)?;
         }
         concepts.set(concept.name, globals)?;
     }
-    let installer: Function = ctx.eval(INSTALLER)?;
+    let installer: Function = INSTALLER.evaluate(ctx)?.get()?;
     installer.call((natives, concepts))
 }

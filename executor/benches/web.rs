@@ -1,0 +1,68 @@
+//! What the Web globals cost a run. Prints medians.
+//!
+//! Run with `cargo bench -p codemode-executor --bench web`. "sandbox creation" is a trivial
+//! program (a fresh sandbox with every global installed, none touched); "every Web global
+//! touched" reads each lazily installed global once, which loads every concept's source.
+
+use std::time::{Duration, Instant};
+
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::protocol::{ExecuteRequest, Executor};
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
+    let mut samples = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let request = ExecuteRequest {
+            code: code.into(),
+            ..ExecuteRequest::default()
+        };
+        let started = Instant::now();
+        let outcome = executor.execute(request).await.expect("run");
+        samples.push(started.elapsed());
+        assert!(outcome.error.is_none(), "{label}: {outcome:?}");
+    }
+    println!("{label:<40} median {:>10.1?}", median(samples));
+}
+
+const TOUCH_ALL: &str = r#"async () => {
+  const names = ["URL", "URLSearchParams", "URLPattern", "TextEncoder", "TextDecoder", "atob", "btoa",
+    "crypto", "AbortController", "AbortSignal", "structuredClone", "Event", "EventTarget", "Headers",
+    "Request", "Response", "Blob", "FormData", "ReadableStream", "TransformStream", "Intl", "navigator",
+    "performance", "queueMicrotask", "setTimeout", "fetch"];
+  return names.filter((n) => typeof globalThis[n] === "undefined");
+}"#;
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let executor = IsolateExecutor::new(IsolateOptions {
+            workers: 1,
+            ..IsolateOptions::default()
+        });
+        time_runs(&executor, "warm-up", "async () => 1", 100).await;
+        time_runs(&executor, "sandbox creation (trivial program)", "async () => 1", 2000).await;
+        time_runs(&executor, "every Web global touched", TOUCH_ALL, 500).await;
+        if std::env::var_os("WEB_BENCH_CONCEPTS").is_some() {
+            for name in ["Event", "AbortSignal", "URL", "TextEncoder", "crypto", "ReadableStream", "Response", "Intl", "structuredClone", "navigator"] {
+                let code = format!("async () => typeof {name}");
+                time_runs(&executor, &format!("touch {name}"), &code, 300).await;
+            }
+        }
+        time_runs(
+            &executor,
+            "URL + TextEncoder + crypto in one run",
+            "async () => [new URL('https://a.com/x').pathname, new TextEncoder().encode('hi').length, crypto.randomUUID().length]",
+            1000,
+        )
+        .await;
+    });
+}

@@ -1,0 +1,71 @@
+async () => {
+  const names = (start, stop) => {
+    const seen = new Set();
+    for (let o = start; o !== null && o !== undefined && o !== stop; o = Object.getPrototypeOf(o)) {
+      for (const k of Object.getOwnPropertyNames(o)) seen.add(k);
+    }
+    return [...seen].sort();
+  };
+  const kind = (o, k) => {
+    for (let p = o; p !== null; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, k);
+      if (d === undefined) continue;
+      if (d.get || d.set) return "accessor";
+      return typeof d.value === "function" ? "method" : typeof d.value;
+    }
+    return "absent";
+  };
+  const out = {};
+  for (const k of names(globalThis, Object.prototype)) {
+    let t;
+    try { t = typeof globalThis[k]; } catch (e) { t = "throws"; }
+    out["global " + k] = t;
+  }
+  const objects = {
+    crypto: () => crypto,
+    "crypto.subtle": () => crypto.subtle,
+    console: () => console,
+    navigator: () => navigator,
+    performance: () => performance,
+  };
+  for (const [label, get] of Object.entries(objects)) {
+    let o;
+    try { o = get(); } catch (e) { continue; }
+    if (o === null || typeof o !== "object") continue;
+    for (const k of names(o, Object.prototype)) out["member " + label + "." + k] = kind(o, k);
+  }
+  for (const c of ["URL", "Headers", "Request", "Response", "AbortSignal", "TextEncoder", "Blob", "EventTarget"]) {
+    const ctor = globalThis[c];
+    if (typeof ctor !== "function") continue;
+    for (const k of names(ctor.prototype, Object.prototype)) out["member " + c + ".prototype." + k] = kind(ctor.prototype, k);
+  }
+  const brand = (make) => { try { return Object.prototype.toString.call(make()); } catch (e) { return "absent"; } };
+  const brands = {
+    globalThis: () => globalThis,
+    crypto: () => crypto,
+    "crypto.subtle": () => crypto.subtle,
+    console: () => console,
+    navigator: () => navigator,
+    performance: () => performance,
+    "new URL": () => new URL("https://example.com/"),
+    "new URLSearchParams": () => new URLSearchParams("a=1"),
+    "new Headers": () => new Headers(),
+    "new Request": () => new Request("https://example.com/"),
+    "new Response": () => new Response("x"),
+    "AbortSignal.abort()": () => AbortSignal.abort(),
+    "new AbortController": () => new AbortController(),
+    "new TextEncoder": () => new TextEncoder(),
+    "new TextDecoder": () => new TextDecoder(),
+    "new Blob": () => new Blob([]),
+    "new FormData": () => new FormData(),
+    "new EventTarget": () => new EventTarget(),
+    "new Event": () => new Event("x"),
+    "new DOMException": () => new DOMException("x"),
+    "new ReadableStream": () => new ReadableStream(),
+    Intl: () => Intl,
+    "new Intl.NumberFormat": () => new Intl.NumberFormat("en-US"),
+    "new Intl.DateTimeFormat": () => new Intl.DateTimeFormat("en-US"),
+  };
+  for (const [label, make] of Object.entries(brands)) out["brand " + label] = brand(make);
+  return out;
+}
