@@ -37,7 +37,9 @@
     get cancelBubble() { return state.get(this).stop; }
     set cancelBubble(v) { if (v) state.get(this).stop = true; }
     composedPath() { const s = state.get(this); return s.current ? [s.current] : []; }
-    preventDefault() { const s = state.get(this); if (s.cancelable) s.defaultPrevented = true; }
+    // As workerd: defaultPrevented only for a cancelable event, yet dispatchEvent reports
+    // false whenever a listener called preventDefault.
+    preventDefault() { const s = state.get(this); s.prevented = true; if (s.cancelable) s.defaultPrevented = true; }
     stopPropagation() { state.get(this).stop = true; }
     stopImmediatePropagation() { const s = state.get(this); s.stop = true; s.immediate = true; }
   }
@@ -94,7 +96,7 @@
         }
       }
       s.current = null; s.phase = 0;
-      return !s.defaultPrevented;
+      return !s.prevented;
     }
   }
   tag(EventTarget, "EventTarget");
