@@ -36,8 +36,22 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
+    time_runs_apart(executor, label, code, runs, Duration::ZERO).await
+}
+
+/// Times `runs` sequential executions, each started `gap` after the previous one ended.
+async fn time_runs_apart(
+    executor: &IsolateExecutor,
+    label: &str,
+    code: &str,
+    runs: usize,
+    gap: Duration,
+) {
     let mut samples = Vec::with_capacity(runs);
     for _ in 0..runs {
+        if !gap.is_zero() {
+            tokio::time::sleep(gap).await;
+        }
         let started = Instant::now();
         let outcome = executor.execute(request(code)).await.expect("run");
         samples.push(started.elapsed());
@@ -67,6 +81,21 @@ fn main() {
         // Warm up.
         time_runs(&executor, "warm-up", "async () => 1", 50).await;
         time_runs(&executor, "trivial program", "async () => 1 + 1", 1000).await;
+        // A host rarely sends its next program within microseconds of the last answer; with
+        // a gap, every run finds its worker's next sandbox already prepared.
+        time_runs_apart(
+            &executor,
+            "trivial program, 1 ms apart",
+            "async () => 1 + 1",
+            1000,
+            Duration::from_millis(1),
+        )
+        .await;
+        let single = IsolateExecutor::new(IsolateOptions {
+            workers: 1,
+            ..IsolateOptions::default()
+        });
+        time_runs(&single, "trivial program, one worker", "async () => 1 + 1", 1000).await;
         time_runs(&executor, "one tool call", "async () => await codemode.echo(1)", 1000).await;
         time_runs(
             &executor,

@@ -5,25 +5,38 @@
 //! was hit: the `InternalError` QuickJS throws needs memory of its own, and when there is
 //! none left the program's promise rejects with `null` instead. So the budget keeps a small
 //! reserve past the limit, used only after the first refusal (to build and deliver that
-//! error), and the run reads [`Exhaustion::happened`] to end as out of memory however the
+//! error), and the run reads [`Meter::exhausted`] to end as out of memory however the
 //! program went on. A program that catches the error and keeps allocating is refused again
 //! once the reserve is spent.
+//!
+//! The limit is set when the run starts ([`Meter::set_limit`]); until then (while the
+//! sandbox is prepared) the budget is unlimited.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rquickjs::allocator::{Allocator, RustAllocator};
 
 /// Memory a run may still use after its first refusal, to raise and deliver the error.
 const RESERVE_BYTES: usize = 1 << 20;
 
-/// Whether a run's budget refused an allocation; shared between the allocator and the run.
-#[derive(Debug, Default)]
-pub(super) struct Exhaustion(AtomicBool);
+/// A budget's limit and whether it refused an allocation; shared between the allocator and
+/// the run.
+#[derive(Debug)]
+pub(super) struct Meter {
+    limit: AtomicUsize,
+    exhausted: AtomicBool,
+}
 
-impl Exhaustion {
-    pub(super) fn happened(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+impl Meter {
+    /// Whether the budget has refused an allocation.
+    pub(super) fn exhausted(&self) -> bool {
+        self.exhausted.load(Ordering::Relaxed)
+    }
+
+    /// Bounds every later allocation.
+    pub(super) fn set_limit(&self, limit: usize) {
+        self.limit.store(limit, Ordering::Relaxed);
     }
 }
 
@@ -31,35 +44,36 @@ impl Exhaustion {
 pub(super) struct Budget {
     inner: RustAllocator,
     used: usize,
-    limit: usize,
-    exhaustion: Arc<Exhaustion>,
+    meter: Arc<Meter>,
 }
 
 impl Budget {
-    /// A budget of `limit` bytes; the returned flag turns on at the first refusal.
-    pub(super) fn new(limit: usize) -> (Budget, Arc<Exhaustion>) {
-        let exhaustion = Arc::new(Exhaustion::default());
+    /// An unlimited budget and the meter that limits it and reports its first refusal.
+    pub(super) fn new() -> (Budget, Arc<Meter>) {
+        let meter = Arc::new(Meter {
+            limit: AtomicUsize::new(usize::MAX),
+            exhausted: AtomicBool::new(false),
+        });
         let budget = Budget {
             inner: RustAllocator,
             used: 0,
-            limit,
-            exhaustion: exhaustion.clone(),
+            meter: meter.clone(),
         };
-        (budget, exhaustion)
+        (budget, meter)
     }
 
     /// Whether `extra` more bytes fit; records the first refusal.
     fn admits(&self, extra: usize) -> bool {
-        let exhausted = self.exhaustion.happened();
-        let cap = if exhausted {
-            self.limit.saturating_add(RESERVE_BYTES)
+        let limit = self.meter.limit.load(Ordering::Relaxed);
+        let cap = if self.meter.exhausted() {
+            limit.saturating_add(RESERVE_BYTES)
         } else {
-            self.limit
+            limit
         };
         if self.used.saturating_add(extra) <= cap {
             return true;
         }
-        self.exhaustion.0.store(true, Ordering::Relaxed);
+        self.meter.exhausted.store(true, Ordering::Relaxed);
         false
     }
 }
@@ -132,12 +146,16 @@ mod tests {
 
     #[test]
     fn refuses_past_the_limit_then_lends_the_reserve() {
-        let (mut budget, exhaustion) = Budget::new(4096);
+        let (mut budget, meter) = Budget::new();
+        let unlimited = budget.alloc(1 << 20);
+        assert!(!unlimited.is_null(), "unlimited until the run sets a limit");
+        unsafe { budget.dealloc(unlimited) };
+        meter.set_limit(4096);
         let small = budget.alloc(1024);
         assert!(!small.is_null());
-        assert!(!exhaustion.happened());
+        assert!(!meter.exhausted());
         assert!(budget.alloc(8192).is_null());
-        assert!(exhaustion.happened());
+        assert!(meter.exhausted());
         let error_object = budget.alloc(8192);
         assert!(
             !error_object.is_null(),
@@ -153,7 +171,8 @@ mod tests {
 
     #[test]
     fn realloc_counts_only_growth() {
-        let (mut budget, exhaustion) = Budget::new(4096);
+        let (mut budget, meter) = Budget::new();
+        meter.set_limit(4096);
         let ptr = budget.alloc(1000);
         let grown = unsafe { budget.realloc(ptr, 3000) };
         assert!(!grown.is_null());
@@ -161,6 +180,6 @@ mod tests {
         assert!(!shrunk.is_null());
         assert!(budget.used < 1000);
         unsafe { budget.dealloc(shrunk) };
-        assert!(!exhaustion.happened());
+        assert!(!meter.exhausted());
     }
 }

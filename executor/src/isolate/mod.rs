@@ -7,6 +7,7 @@
 //!
 //! Modules, each named after a concept:
 //! - [`pool`]: the worker threads and their queue;
+//! - [`sandbox`]: a fresh runtime and context with the scope installed, prepared ahead;
 //! - [`run`]: one run's lifecycle and event loop;
 //! - [`bounds`]: the run clock and the interrupt;
 //! - [`memory`]: the run's memory budget, which knows when it was exhausted;
@@ -15,7 +16,6 @@
 //! - [`modules`]: the request's module map;
 //! - [`timers`]: the host-side timer queue;
 //! - [`compiled`]: the sandbox's own JavaScript, compiled to bytecode once per process;
-//! - [`memory`]: the run's memory budget, which knows when it was exhausted;
 //! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
 //! - [`v8_messages`]: QuickJS error texts reworded as V8 words them;
 //! - [`web`]: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
@@ -29,6 +29,7 @@ mod modules;
 mod pool;
 mod proxies;
 mod run;
+mod sandbox;
 mod timers;
 mod v8_messages;
 mod web;

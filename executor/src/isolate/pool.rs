@@ -1,6 +1,9 @@
 //! The worker pool: a fixed number of threads, each with its own current-thread tokio
 //! runtime, taking runs from one bounded queue, one run at a time per worker.
 //!
+//! A worker answers a run before it frees the run's sandbox, then prepares the sandbox of
+//! its next run while it waits for one (see [`super::sandbox`]).
+//!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
 //! each worker exits once the queue is drained.
@@ -13,6 +16,7 @@ use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 
 use super::run::{RunLimits, run};
+use super::sandbox::Sandbox;
 use crate::Error;
 use crate::protocol::{ExecuteRequest, Outcome};
 
@@ -94,6 +98,7 @@ fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>) {
     else {
         return;
     };
+    let mut prepared = Some(Sandbox::prepare());
     loop {
         let job = {
             let Ok(mut receiver) = receiver.lock() else {
@@ -107,9 +112,28 @@ fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>) {
         if job.reply.is_closed() {
             continue;
         }
-        let outcome = runtime
-            .block_on(AssertUnwindSafe(run(job.request, job.limits, job.spawner)).catch_unwind());
-        let outcome = outcome.unwrap_or_else(|_| Err(Error::Internal("the run panicked".into())));
-        let _ = job.reply.send(outcome);
+        let sandbox = match prepared.take().unwrap_or_else(Sandbox::prepare) {
+            Ok(sandbox) => sandbox,
+            Err(error) => {
+                let _ = job.reply.send(Err(error));
+                continue;
+            }
+        };
+        let finished = runtime.block_on(
+            AssertUnwindSafe(run(job.request, job.limits, job.spawner, sandbox)).catch_unwind(),
+        );
+        match finished {
+            Ok((outcome, remains)) => {
+                let _ = job.reply.send(outcome);
+                drop(remains);
+            }
+            Err(_) => {
+                let _ = job
+                    .reply
+                    .send(Err(Error::Internal("the run panicked".into())));
+            }
+        }
+        // Ready for the next run before it arrives.
+        prepared = Some(Sandbox::prepare());
     }
 }

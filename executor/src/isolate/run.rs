@@ -6,11 +6,9 @@
 //! pending promise in it); tool calls still in flight when the run ends are aborted and never
 //! answered into a later run; console lines written before a failure are kept.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,11 +23,11 @@ use tokio::task::AbortHandle;
 
 use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
-use super::compiled::InternalScript;
-use super::host::{HostState, SharedHost, host_object};
-use super::memory::{Budget, Exhaustion};
+use super::host::SharedHost;
+use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
+use super::sandbox::{INTERNAL, Sandbox};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
@@ -37,8 +35,6 @@ use crate::protocol::{
     separate_imports, texts,
 };
 
-static BOOTSTRAP: InternalScript = InternalScript::new("bootstrap", include_str!("bootstrap.js"));
-const INTERNAL: &str = "__codemode_internal";
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
 
 /// The bounds one run gets.
@@ -51,21 +47,29 @@ pub(super) struct RunLimits {
     pub hard_cap: Duration,
 }
 
-/// Runs one request. `spawner` is the caller's runtime, where tool calls run.
+/// What a finished run leaves behind: its sandbox, with every value, timer and pending
+/// promise in it. Dropping it frees the runtime; the worker does so after answering.
+pub(super) struct Remains(#[allow(dead_code)] Session);
+
+/// Runs one request in `sandbox` (fresh, never used before). `spawner` is the caller's
+/// runtime, where tool calls run.
 pub(super) async fn run(
     request: ExecuteRequest,
     limits: RunLimits,
     spawner: Option<Handle>,
-) -> Result<Outcome, Error> {
-    let (budget, exhaustion) = Budget::new(limits.memory_limit_bytes);
-    let rt = Runtime::new_with_alloc(budget).map_err(internal)?;
+    sandbox: Sandbox,
+) -> (Result<Outcome, Error>, Remains) {
+    let Sandbox {
+        host,
+        interrupt,
+        meter,
+        ctx,
+        rt,
+    } = sandbox;
+    meter.set_limit(limits.memory_limit_bytes);
     rt.set_max_stack_size(limits.max_stack_bytes);
-    let interrupt = Interrupt::new();
-    let handler = interrupt.clone();
-    rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
     let modules = Arc::new(request.modules.clone().unwrap_or_default());
     rt.set_loader(ModuleMap(modules.clone()), ModuleMap(modules.clone()));
-    let ctx = Context::full(&rt).map_err(internal)?;
     let clock = RunClock::new(
         limits.bound,
         request.count_host_waits,
@@ -75,7 +79,7 @@ pub(super) async fn run(
     let mut session = Session {
         inflight: FuturesUnordered::new(),
         aborts: Vec::new(),
-        host: Rc::new(RefCell::new(HostState::default())),
+        host,
         clock,
         interrupt,
         dispatch: request.dispatch.clone(),
@@ -83,7 +87,7 @@ pub(super) async fn run(
         modules,
         main_source: String::new(),
         memory_limit_bytes: limits.memory_limit_bytes,
-        exhaustion,
+        meter,
         ctx,
         rt,
     };
@@ -91,7 +95,7 @@ pub(super) async fn run(
     for abort in session.aborts.drain(..) {
         abort.abort();
     }
-    outcome
+    (outcome, Remains(session))
 }
 
 type Inflight = Pin<Box<dyn Future<Output = (u32, Envelope)>>>;
@@ -107,8 +111,8 @@ struct Session {
     modules: Arc<BTreeMap<String, String>>,
     main_source: String,
     memory_limit_bytes: usize,
-    /// Whether the run's memory budget refused an allocation.
-    exhaustion: Arc<Exhaustion>,
+    /// The run's memory budget: whether it refused an allocation.
+    meter: Arc<Meter>,
     // Dropped last, in this order.
     ctx: Context,
     rt: Runtime,
@@ -132,7 +136,7 @@ impl Session {
     /// memory, whatever the program did after the refusal.
     async fn run(&mut self, request: &ExecuteRequest) -> Result<Outcome, Error> {
         let outcome = self.run_program(request).await;
-        if self.exhaustion.happened() {
+        if self.meter.exhausted() {
             return Ok(self.failed(RunError::OutOfMemory {
                 limit_bytes: self.memory_limit_bytes,
             }));
@@ -168,27 +172,17 @@ impl Session {
         let (imports, body) = separate_imports(&request.code);
         self.main_source = format!("{imports};export default (\n{body}\n);\n");
         let began = self.clock.begin_js();
-        let host = self.host.clone();
         let main_source = self.main_source.clone();
         let modules = self.modules.clone();
         let result = self.ctx.with(|ctx| -> Result<(), StartFailure> {
             let fail = |ctx: &Ctx<'_>, error: CaughtError<'_>, source: &str| {
                 start_failure(ctx, error, source, &modules)
             };
-            let setup: Function = BOOTSTRAP
-                .evaluate(&ctx)
-                .and_then(|value| value.get())
+            let internal: Object = internal_object(&ctx)
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
-            let host_fns = host_object(&ctx, &host).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
-            let internal: Object = setup.call((host_fns,)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
-            super::web::install(&ctx).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
-            let define: Function = ctx
-                .eval("(value) => Object.defineProperty(globalThis, \"__codemode_internal\", { value })")
-                .catch(&ctx)
-                .map_err(|e| fail(&ctx, e, ""))?;
-            define.call::<_, ()>((internal.clone(),)).catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
-            let fail_provider = |e: CaughtError<'_>, source: &str| start_failure(&ctx, e, source, &modules);
+            let fail_provider =
+                |e: CaughtError<'_>, source: &str| start_failure(&ctx, e, source, &modules);
             bind_providers(&ctx, &internal, &request.providers, &fail_provider)?;
             for provider in &request.providers {
                 if let Some(prelude) = &provider.prelude {
@@ -202,9 +196,18 @@ impl Session {
             let declared = Module::declare(ctx.clone(), MAIN_MODULE, main_source.as_str())
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, &main_source))?;
-            let (module, loaded) = declared.eval().catch(&ctx).map_err(|e| fail(&ctx, e, &main_source))?;
-            let namespace = module.namespace().catch(&ctx).map_err(|e| fail(&ctx, e, &main_source))?;
-            let start: Function = internal.get("start").catch(&ctx).map_err(|e| fail(&ctx, e, ""))?;
+            let (module, loaded) = declared
+                .eval()
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, &main_source))?;
+            let namespace = module
+                .namespace()
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, &main_source))?;
+            let start: Function = internal
+                .get("start")
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
             start
                 .call::<_, ()>((loaded, namespace))
                 .catch(&ctx)
@@ -562,7 +565,7 @@ fn syntax_message(
 }
 
 /// The start-failure text for an error caught while the scope or the program loaded.
-fn start_failure(
+pub(super) fn start_failure(
     _ctx: &Ctx<'_>,
     error: CaughtError<'_>,
     source: &str,

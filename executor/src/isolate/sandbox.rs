@@ -1,0 +1,90 @@
+//! A run's sandbox, prepared before its request arrives.
+//!
+//! Everything a run needs that does not depend on its request (a fresh runtime with its
+//! memory budget and interrupt handler, a full context, the scope `bootstrap.js` builds, the
+//! Web globals) is built by [`Sandbox::prepare`]. A worker prepares its next sandbox right
+//! after answering a run, while it would otherwise wait, so a request only pays for what is
+//! its own: providers, preludes, the program.
+//!
+//! Guarantees: a sandbox serves exactly one run and is dropped with it (no two runs share a
+//! runtime, a context or a value); a prepared sandbox holds no request data; the run sets
+//! its bounds (memory limit, stack, module map) before any of its code runs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
+
+use super::bounds::Interrupt;
+use super::compiled::InternalScript;
+use super::host::{HostState, SharedHost, host_object};
+use super::memory::{Budget, Meter};
+use super::run::start_failure;
+use crate::Error;
+
+static BOOTSTRAP: InternalScript = InternalScript::new("bootstrap", include_str!("bootstrap.js"));
+
+/// The global that holds the object `bootstrap.js` returns (non-enumerable, read-only).
+pub(super) const INTERNAL: &str = "__codemode_internal";
+
+/// A fresh runtime and context with the sandbox scope installed.
+pub(super) struct Sandbox {
+    pub host: SharedHost,
+    pub interrupt: Arc<Interrupt>,
+    pub meter: Arc<Meter>,
+    // Dropped last, in this order.
+    pub ctx: Context,
+    pub rt: Runtime,
+}
+
+impl Sandbox {
+    /// Builds a sandbox. Fails only if QuickJS cannot allocate one or the sandbox's own
+    /// JavaScript throws, which is a bug, reported as [`Error::StartFailed`].
+    pub(super) fn prepare() -> Result<Sandbox, Error> {
+        let internal = |e: rquickjs::Error| Error::Internal(e.to_string());
+        let (budget, meter) = Budget::new();
+        let rt = Runtime::new_with_alloc(budget).map_err(internal)?;
+        let interrupt = Interrupt::new();
+        let handler = interrupt.clone();
+        rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
+        let ctx = Context::full(&rt).map_err(internal)?;
+        let host: SharedHost = Rc::new(RefCell::new(HostState::default()));
+        ctx.with(|ctx| install_scope(&ctx, &host))?;
+        Ok(Sandbox {
+            host,
+            interrupt,
+            meter,
+            ctx,
+            rt,
+        })
+    }
+}
+
+/// Runs `bootstrap.js` with the host functions, installs the Web globals and defines the
+/// internal object.
+fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
+    let no_modules = Default::default();
+    let fail = |error| match start_failure(ctx, error, "", &no_modules) {
+        super::run::StartFailure::Text(text) | super::run::StartFailure::Invalid(text) => {
+            Error::StartFailed(text)
+        }
+        super::run::StartFailure::Bound(bound) => Error::Internal(format!("{bound:?}")),
+    };
+    let setup: Function = BOOTSTRAP
+        .evaluate(ctx)
+        .and_then(|value| value.get())
+        .catch(ctx)
+        .map_err(fail)?;
+    let host_fns = host_object(ctx, host).catch(ctx).map_err(fail)?;
+    let internal: Object = setup.call((host_fns,)).catch(ctx).map_err(fail)?;
+    super::web::install(ctx).catch(ctx).map_err(fail)?;
+    let define: Function = ctx
+        .eval(format!(
+            "(value) => Object.defineProperty(globalThis, \"{INTERNAL}\", {{ value }})"
+        ))
+        .catch(ctx)
+        .map_err(fail)?;
+    define.call::<_, ()>((internal,)).catch(ctx).map_err(fail)?;
+    Ok(())
+}
