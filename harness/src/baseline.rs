@@ -4,7 +4,10 @@
 //! A baseline is made from a `matrix.json` report (the contract of
 //! `shared/design/case-format.md`), so any report can be accepted, including one merged from
 //! CI jobs. It keeps only what a comparison needs, no timings and no error messages (those
-//! vary from run to run), so that accepting an unchanged run leaves the file unchanged.
+//! vary from run to run), so that accepting an unchanged run leaves the file unchanged. An
+//! outcome longer than [`LARGE_OUTCOME_BYTES`] is kept as its digest (enough to tell that it
+//! moved), and the file holds one case per line, so that it stays small and its diffs read
+//! case by case.
 
 use std::path::Path;
 
@@ -19,6 +22,10 @@ use crate::matrix::OURS;
 /// The file format this harness writes; a baseline of another format is refused with a
 /// sentence saying how to make a new one.
 pub const FORMAT: u32 = 1;
+
+/// Outcomes whose compact JSON is longer than this are kept as
+/// `{"$digest": "fnv1a64:<hex>", "$bytes": <length>}`.
+pub const LARGE_OUTCOME_BYTES: usize = 4096;
 
 /// One accepted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -103,13 +110,16 @@ impl Baseline {
                         .map(serde_json::from_value)
                         .ok_or_else(|| bad(&format!("{id} on {column} has no \"status\"")))?
                         .map_err(|e| bad(&format!("{id} on {column}: {e}")))?;
-                    let outcome = cell.get("outcome").cloned();
+                    let outcome = cell.get("outcome").cloned().map(kept);
                     // A reference cell carries `ours` only when the two differ; otherwise
                     // ours equals the column's outcome.
                     let ours = if column == OURS {
                         None
                     } else {
-                        cell.get("ours").cloned().or_else(|| outcome.clone())
+                        cell.get("ours")
+                            .cloned()
+                            .map(kept)
+                            .or_else(|| outcome.clone())
                     };
                     let reason = match status {
                         Status::Skip => cell
@@ -163,13 +173,29 @@ impl Baseline {
         Ok(Some(baseline))
     }
 
-    /// Writes the baseline (pretty JSON, one trailing newline), creating its directory.
+    /// Writes the baseline, creating its directory: JSON with one column and one case per
+    /// line.
     pub fn save(&self, path: &Path) -> Result<()> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
-        let text = serde_json::to_string_pretty(self).expect("a baseline always serializes");
-        std::fs::write(path, text + "\n").map_err(|e| Error::io(path, e))
+        std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
+    }
+
+    /// The file's text: valid JSON, one column and one case per line.
+    pub fn to_text(&self) -> String {
+        let columns: Vec<String> = self.columns.iter().map(compact).collect();
+        let cases: Vec<String> = self
+            .cases
+            .iter()
+            .map(|(id, case)| format!("{}: {}", compact(id), compact(case)))
+            .collect();
+        format!(
+            "{{\n\"format\": {},\n\"columns\": [\n{}\n],\n\"cases\": {{\n{}\n}}\n}}\n",
+            self.format,
+            columns.join(",\n"),
+            cases.join(",\n")
+        )
     }
 
     /// This run as the new baseline, keeping from `previous` the columns this run did not
@@ -204,6 +230,24 @@ impl Baseline {
     pub fn has_column(&self, column: &str) -> bool {
         self.columns.iter().any(|c| c.name == column)
     }
+}
+
+/// Compact JSON.
+fn compact<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).expect("a baseline always serializes")
+}
+
+/// An outcome as the baseline keeps it: whole, or past [`LARGE_OUTCOME_BYTES`] its digest.
+fn kept(outcome: Value) -> Value {
+    let text = serde_json::to_string(&outcome).expect("outcomes always serialize");
+    if text.len() <= LARGE_OUTCOME_BYTES {
+        return outcome;
+    }
+    // FNV-1a, 64 bits: stable across Rust releases and platforms, enough to tell a change.
+    let digest = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    serde_json::json!({"$digest": format!("fnv1a64:{digest:016x}"), "$bytes": text.len()})
 }
 
 /// A catalogue path's file name (`/x/cases/dispatch.yaml` → `dispatch.yaml`), so a baseline
@@ -301,6 +345,48 @@ mod tests {
         assert_eq!(accepted, previous);
         let (alone, kept) = Baseline::from_report(&partial).unwrap().accept_over(None);
         assert!(kept.is_empty() && !alone.has_column("reference@0.5.6"));
+    }
+
+    #[test]
+    fn a_large_outcome_is_kept_as_its_digest_and_still_tells_a_change() {
+        let big = |fill: u8| json!({"result": vec![fill; 3000], "logs": [], "calls": []});
+        let mut r = report();
+        r["cases"][0]["cells"]["ours"]["outcome"] = big(1);
+        let one = Baseline::from_report(&r).unwrap();
+        let kept = one.cases["results/x"].cells["ours"]
+            .outcome
+            .clone()
+            .unwrap();
+        assert!(
+            kept["$digest"].as_str().unwrap().starts_with("fnv1a64:"),
+            "{kept}"
+        );
+        r["cases"][0]["cells"]["ours"]["outcome"] = big(2);
+        let two = Baseline::from_report(&r).unwrap();
+        assert_ne!(
+            one.cases["results/x"].cells["ours"].outcome,
+            two.cases["results/x"].cells["ours"].outcome
+        );
+        r["cases"][0]["cells"]["ours"]["outcome"] = big(1);
+        assert_eq!(Baseline::from_report(&r).unwrap(), one);
+    }
+
+    #[test]
+    fn the_file_is_json_with_a_case_per_line() {
+        let baseline = Baseline::from_report(&report()).unwrap();
+        let text = baseline.to_text();
+        let back: Baseline = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, baseline);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines.iter().any(|l| l.starts_with("\"results/x\": {")),
+            "{text}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("\"results/y\": {")),
+            "{text}"
+        );
+        assert_eq!(lines.len(), 11, "{text}");
     }
 
     #[test]

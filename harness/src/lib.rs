@@ -11,7 +11,6 @@ pub mod matrix;
 pub mod outcome;
 pub mod report;
 pub mod sides;
-pub mod surface;
 pub mod tools;
 pub mod transitions;
 

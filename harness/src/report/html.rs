@@ -311,7 +311,8 @@ function showDetail(caseId, column) {
   diff.replaceChildren();
   const text = cell.diff || (cell.status === "pass" ? "(no difference)" : cell.reason || "(no diff)");
   for (const line of text.replace(/\n$/, "").split("\n")) {
-    const cls = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
+    const cls = line.startsWith("@@") || line.startsWith("+++ ") || line.startsWith("--- ") ? "hunk"
+      : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
     diff.append(el("span", { className: cls, textContent: line + "\n" }));
   }
   document.getElementById("detail").hidden = false;
@@ -329,7 +330,10 @@ render();
 // A link to one cell: matrix.html#cell=<case>|<column> opens it.
 (function deepLink() {
   const m = /^#cell=([^|]*)\|(.*)$/.exec(location.hash);
-  if (m) showDetail(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+  if (!m) return;
+  showDetail(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+  const chosen = document.querySelector("td.cell.selected");
+  if (chosen) chosen.scrollIntoView({ block: "center", inline: "nearest" });
 })();
 </script>
 </body>
