@@ -11,6 +11,7 @@ pub mod matrix;
 pub mod outcome;
 pub mod report;
 pub mod sides;
+pub mod surface;
 pub mod tools;
 pub mod transitions;
 
