@@ -5,7 +5,9 @@
 //! returns one flat object: `global <name>` → `typeof` for every name on the global's
 //! prototype chain (up to `Object.prototype`), `member <object>.<name>` → the member's kind
 //! (`method`, `accessor`, or the `typeof` of a data value) for the capability objects and
-//! prototypes, and `brand <label>` → `Object.prototype.toString` of a sample value.
+//! prototypes, `brand <label>` → `Object.prototype.toString` of a sample value, and
+//! `sample <label>` → the text of a behaviour where a side is known to be partial (Intl
+//! locales and time zones, SubtleCrypto beyond digest, BYOB readers), or `throws <name>`.
 //!
 //! The table (`surface/inventory.yaml`) records every entry for both sides. Guarantees: a
 //! capability arriving or leaving on either side makes [`diff`] report it until the table is
@@ -288,7 +290,7 @@ pub fn render_markdown(table: &Inventory) -> String {
     );
     out.push_str("| kind | on the reference | same in ours | absent from ours | different in ours | only in ours |\n");
     out.push_str("| --- | ---: | ---: | ---: | ---: | ---: |\n");
-    for kind in ["global", "member", "brand"] {
+    for kind in ["global", "member", "brand", "sample"] {
         let c = counts(table, kind);
         let _ = writeln!(
             out,

@@ -67,5 +67,23 @@ async () => {
     "new Intl.DateTimeFormat": () => new Intl.DateTimeFormat("en-US"),
   };
   for (const [label, make] of Object.entries(brands)) out["brand " + label] = brand(make);
+  // Samples: behaviour beyond presence, where a side is known to be partial.
+  const samples = {
+    "Intl en-US number": () => (1234567.891).toLocaleString("en-US"),
+    "Intl de-DE number": () => new Intl.NumberFormat("de-DE").format(1234.5),
+    "Intl fr-FR currency": () => new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" }).format(1234.5),
+    "Intl en-GB date": () => new Date(0).toLocaleDateString("en-GB", { timeZone: "UTC" }),
+    "Intl UTC date": () => new Date(0).toLocaleString("en-US", { timeZone: "UTC" }),
+    "Intl America/New_York date": () => new Date(0).toLocaleString("en-US", { timeZone: "America/New_York" }),
+    "Intl.Segmenter": () => typeof Intl.Segmenter,
+    "Intl.DisplayNames": () => typeof Intl.DisplayNames,
+    "crypto.subtle.digest SHA-256": async () => new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(1))).length,
+    "crypto.subtle HMAC importKey": async () => Object.prototype.toString.call(await crypto.subtle.importKey("raw", new Uint8Array(16), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])),
+    "crypto.subtle AES-GCM generateKey": async () => Object.prototype.toString.call(await crypto.subtle.generateKey({ name: "AES-GCM", length: 128 }, false, ["encrypt"])),
+    "ReadableStream BYOB reader": () => Object.prototype.toString.call(new ReadableStream({ type: "bytes" }).getReader({ mode: "byob" })),
+  };
+  for (const [label, run] of Object.entries(samples)) {
+    try { out["sample " + label] = String(await run()); } catch (e) { out["sample " + label] = "throws " + (e && e.name); }
+  }
   return out;
 }
