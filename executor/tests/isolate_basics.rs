@@ -409,3 +409,33 @@ fn execute_futures_are_send() {
     let future = executor.execute(ExecuteRequest::default());
     assert_send(&future);
 }
+
+#[tokio::test]
+async fn a_finished_run_releases_its_sandbox() {
+    // The request's dispatch lives in the run's sandbox (with a pending timer and a promise
+    // that never settles holding on to it); once the worker frees the sandbox, only this
+    // test's handle remains.
+    let executor = IsolateExecutor::new(IsolateOptions {
+        workers: 1,
+        ..IsolateOptions::default()
+    });
+    let dispatch = Arc::new(Echo::default());
+    let outcome = executor
+        .execute(ExecuteRequest {
+            code: "async () => { setTimeout(() => codemode.echo(1), 60000); new Promise(() => {}); return await codemode.echo(2) }".into(),
+            providers: vec![provider("codemode")],
+            dispatch: Some(dispatch.clone()),
+            ..ExecuteRequest::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(outcome.result, JsValue::Array(vec![JsValue::Number(2.0)]));
+    let released = async {
+        while Arc::strong_count(&dispatch) > 1 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(5), released)
+        .await
+        .expect("the run's sandbox was never freed");
+}
