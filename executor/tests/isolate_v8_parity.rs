@@ -220,3 +220,35 @@ async fn calling_a_missing_member_of_a_parenthesized_value_names_it_as_v8_does()
         Some("(intermediate value).map is not a function".into())
     );
 }
+
+#[tokio::test]
+async fn errors_read_inside_the_sandbox_carry_v8_wording_and_a_v8_stack_head() {
+    let outcome = run(
+        "async () => [() => null.x, () => { const o = undefined; o.x = 1 }, () => { const a = 1; a = 2 }, \
+         () => { const y = z; let z = 1 }, () => new Array(-1), () => `${Object.create(null)}`]\
+         .map((f) => { try { f() } catch (e) { return e.name + ': ' + e.message } })\
+         .concat((() => { try { null.y } catch (e) { return e.stack.split('\\n')[0] } })())",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "TypeError: Cannot read properties of null (reading 'x')",
+            "TypeError: Cannot set properties of undefined (setting 'x')",
+            "TypeError: Assignment to constant variable.",
+            "ReferenceError: Cannot access 'z' before initialization",
+            "RangeError: Invalid array length",
+            "TypeError: Cannot convert object to primitive value",
+            "TypeError: Cannot read properties of null (reading 'y')",
+        ])
+    );
+}
+
+#[tokio::test]
+async fn an_uncaught_error_still_names_its_callee_from_the_stack() {
+    let outcome = run("async () => { const o = {}; o.f() }").await;
+    assert_eq!(
+        outcome.error.map(|e| e.text()),
+        Some("o.f is not a function".into())
+    );
+}

@@ -304,6 +304,39 @@
     }
   }
 
+  // Errors read as V8 words them inside the sandbox too, not only where they leave it:
+  // QuickJS calls Error.prepareStackTrace for every error it creates, so the message is
+  // translated once, before the program can read it, and the stack reads as V8's
+  // (`Name: message`, then the program's own frames, without internal or native ones).
+  const translateRendered = host.translate;
+  const prepareStackTrace = (error, callsites) => {
+    let head = "Error";
+    try {
+      const name = error.name === undefined ? "Error" : String(error.name);
+      let message = error.message === undefined ? "" : String(error.message);
+      if (isError(error) && hasOwn.call(error, "message") && typeof error.message === "string") {
+        const prefix = `${name}: `;
+        const translated = translateRendered(prefix + message);
+        if (translated.startsWith(prefix) && translated !== prefix + message) {
+          message = translated.slice(prefix.length);
+          error.message = message;
+        }
+      }
+      head = message === "" ? name : name === "" ? message : `${name}: ${message}`;
+    } catch (e) { /* a throwing name or message getter keeps the plain head */ }
+    const frames = [];
+    for (const site of callsites) {
+      const file = site.getFileName();
+      if (site.isNative() || typeof file !== "string" || file === "<input>" || file.startsWith("codemode-internal:")) continue;
+      const fn = site.getFunctionName();
+      const at = `${file}:${site.getLineNumber()}:${site.getColumnNumber()}`;
+      frames.push(fn ? `    at ${fn} (${at})` : `    at ${at}`);
+    }
+    return [head, ...frames].join("\n");
+  };
+  // An accessor over the context's slot: assignment, not defineProperty, reaches the slot.
+  Error.prepareStackTrace = prepareStackTrace;
+
   // Outbound is blocked, with the reference's text.
   globalThis.fetch = async () => {
     throw new Error("This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.");
