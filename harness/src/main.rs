@@ -6,11 +6,12 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod release_commands;
+
 use clap::{Parser, Subcommand};
 use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
-use codemode_compat::cell::Cell;
 use codemode_compat::compare::pretty;
-use codemode_compat::matrix::{self, ColumnHeader, OURS, Settings};
+use codemode_compat::matrix::{self, OURS, Settings};
 use codemode_compat::report;
 use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
@@ -49,9 +50,13 @@ enum Command {
         /// Where the reports go.
         #[arg(long, default_value = "results")]
         out: PathBuf,
-        /// Also run the cells skip_on skips, and flag the annotations that no longer hold.
+        /// Also run the cells skip_on skips, and list the annotations that no longer hold.
         #[arg(long)]
         run_skipped: bool,
+        /// How many reference columns run at once (1: one after another). Default: as many
+        /// as fit in the available memory at about 450 MB per wrangler dev.
+        #[arg(long, value_name = "N")]
+        column_concurrency: Option<usize>,
         /// Make this run the accepted baseline once its reports are written (columns of the
         /// old baseline this run did not include are kept).
         #[arg(long)]
@@ -81,6 +86,43 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         columns: Vec<String>,
     },
+    /// List the published upstream releases against the configured columns, with the release
+    /// line of each, flagging a release no column covers; or add a release as a column.
+    Columns {
+        /// Add this published release as a column (`newest`: the newest published release,
+        /// when no column runs it yet): the npm alias, its wrangler config and the lockfile
+        /// entry. A release newer than the newest column becomes the newest column.
+        #[arg(long, value_name = "VERSION")]
+        add: Option<String>,
+        /// Print the configured columns (ours first) as a JSON list, for CI job matrices.
+        #[arg(long, conflicts_with = "add")]
+        json: bool,
+    },
+    /// Run one case on every published release from --from to --to, each installed on demand
+    /// under target/bisect/, and name the first release whose outcome differs.
+    Bisect {
+        /// The case id (or FILE:ID).
+        case: String,
+        /// The first release to run.
+        #[arg(long)]
+        from: String,
+        /// The last release to run.
+        #[arg(long)]
+        to: String,
+        /// How many releases run at once. Default: what the memory budget allows, at most 4.
+        #[arg(long, value_name = "N")]
+        concurrency: Option<usize>,
+    },
+    /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
+    /// report.
+    Merge {
+        /// The matrix.json files to merge.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Where the merged reports go.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,9 +145,18 @@ fn main() -> ExitCode {
                 run_skipped,
                 accept,
                 baseline,
+                column_concurrency,
             } => {
-                let reporting = Reporting { accept, baseline };
-                run_matrix(&root, cases, columns, out, run_skipped, reporting).await
+                run_matrix(
+                    &root,
+                    cases,
+                    columns,
+                    out,
+                    run_skipped,
+                    Reporting { accept, baseline },
+                    column_concurrency,
+                )
+                .await
             }
             Command::Eval {
                 code,
@@ -122,6 +173,28 @@ fn main() -> ExitCode {
                 }
                 Ok(ExitCode::SUCCESS)
             }
+            Command::Columns { add, json } => release_commands::columns(&root, add, json).await,
+            Command::Bisect {
+                case,
+                from,
+                to,
+                concurrency,
+            } => {
+                let case = borrowed_case(&root, Some(&case))?;
+                release_commands::bisect(&root, case, &from, &to, concurrency).await
+            }
+            Command::Merge { reports, out } => {
+                let matrix = release_commands::merge(&reports)?;
+                let written = report::write_all(&matrix, &absolute(out)?)?;
+                for path in written {
+                    println!("wrote {}", path.display());
+                }
+                Ok(if matrix.failed() {
+                    ExitCode::FAILURE
+                } else {
+                    ExitCode::SUCCESS
+                })
+            }
         }
     });
     match outcome {
@@ -131,6 +204,15 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn absolute(path: PathBuf) -> Result<PathBuf> {
+    if path.is_absolute() {
+        return Ok(path);
+    }
+    Ok(std::env::current_dir()
+        .map_err(|e| Error::io(".", e))?
+        .join(path))
 }
 
 fn find_root() -> Result<PathBuf> {
@@ -174,6 +256,11 @@ async fn plan_columns(
         chosen
     };
     Ok((ours, columns, Some(toolchain)))
+}
+
+/// `--column-concurrency`, or what the memory budget allows.
+fn column_concurrency_for(requested: Option<usize>, columns: usize) -> usize {
+    codemode_compat::sides::reference::column_concurrency(requested, columns)
 }
 
 /// Starts every column at once; a column that cannot start is returned with its reason.
@@ -243,6 +330,7 @@ async fn run_matrix(
     out: PathBuf,
     run_skipped: bool,
     reporting: Reporting,
+    column_concurrency: Option<usize>,
 ) -> Result<ExitCode> {
     let dirs = if cases.is_empty() {
         vec![root.join("cases")]
@@ -251,7 +339,19 @@ async fn run_matrix(
     };
     let catalogue = load_dirs(&dirs)?;
     let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
-    let (sides, failed) = start_columns(root, toolchain.as_ref(), columns).await;
+    let concurrency = column_concurrency_for(column_concurrency, columns.len());
+    if !columns.is_empty() {
+        eprintln!(
+            "{} reference column{}, {concurrency} at a time",
+            columns.len(),
+            if columns.len() == 1 { "" } else { "s" }
+        );
+    }
+    let references = toolchain.as_ref().map(|toolchain| matrix::References {
+        toolchain,
+        columns,
+        state_dir: root.join("reference-worker/.wrangler-state"),
+    });
     let ours = OursSide::new(IsolateExecutor::default());
     let terminal = std::io::stderr().is_terminal();
     let progress = move |done: usize, total: usize| {
@@ -259,13 +359,14 @@ async fn run_matrix(
             eprint!("\r{done}/{total} cells");
         }
     };
-    let mut matrix = matrix::run(
+    let matrix = matrix::run(
         &catalogue,
         &ours,
-        &sides,
+        references,
         Settings {
             ours_column,
             run_skipped,
+            column_concurrency: concurrency,
         },
         &progress,
     )
@@ -273,23 +374,14 @@ async fn run_matrix(
     if terminal {
         eprintln!();
     }
-    for side in &sides {
-        side.stop().await;
-    }
     ours.dispose().await;
-    for (column, message) in failed {
-        matrix.columns.push(ColumnHeader {
-            name: column.name.clone(),
-            upstream: Some(column.upstream.clone()),
-            wrangler: Some(column.wrangler.clone()),
-            workerd: Some(column.workerd.clone()),
-            executor: None,
-        });
-        for row in &mut matrix.cases {
-            row.cells.insert(
-                column.name.clone(),
-                Cell::error(format!("the column could not start: {message}")),
-            );
+    if run_skipped {
+        let stale = matrix::stale_skips(&matrix);
+        if stale.is_empty() {
+            println!("every skip_on annotation still holds");
+        }
+        for (case, column, annotation) in stale {
+            println!("no longer holds: {case} passes on {column} despite {annotation}");
         }
     }
     let out = if out.is_absolute() {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::catalogue::{Case, Catalogue};
 use crate::cell::{Cell, Status};
 use crate::sides::ours::OursSide;
-use crate::sides::reference::ReferenceSide;
+use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
 
 /// The name of our column.
 pub const OURS: &str = "ours";
@@ -47,7 +47,12 @@ impl ColumnHeader {
 
     /// A reference column's header.
     pub fn reference(side: &ReferenceSide) -> ColumnHeader {
-        let c = &side.column;
+        ColumnHeader::column(&side.column)
+    }
+
+    /// A reference column's header, whether or not it started: the exact upstream, wrangler
+    /// and workerd versions, read from the installed packages.
+    pub fn column(c: &ReferenceColumn) -> ColumnHeader {
         ColumnHeader {
             name: c.name.clone(),
             upstream: Some(c.upstream.clone()),
@@ -98,25 +103,52 @@ impl Matrix {
 }
 
 /// How a run treats its columns.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Settings {
     /// Show our column (its cells compare ours against `expect`).
     pub ours_column: bool,
     /// Run cells that `skip_on` skips, and flag annotations that no longer hold.
     pub run_skipped: bool,
+    /// How many reference columns run at once; each is a `wrangler dev` of its own (see
+    /// [`crate::sides::reference::column_concurrency`] for the memory budget). 1 runs them one
+    /// after another.
+    pub column_concurrency: usize,
 }
 
-/// Runs every case on ours (always: reference cells compare against it) and on every
-/// reference side. `progress(done, total)` is called as cells finish.
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            ours_column: true,
+            run_skipped: false,
+            column_concurrency: 1,
+        }
+    }
+}
+
+/// The reference columns a run starts, and what they need to start.
+pub struct References<'a> {
+    pub toolchain: &'a Toolchain,
+    pub columns: Vec<ReferenceColumn>,
+    /// Each column persists its state in its own directory under this one.
+    pub state_dir: PathBuf,
+}
+
+/// Runs every case on ours (always: reference cells compare against it), then on every
+/// reference column: at most `settings.column_concurrency` columns are up at once, each is
+/// started, runs the whole catalogue and is stopped before its place goes to the next. A
+/// column that cannot start gets an `error` cell for every case, with the reason.
+/// `progress(done, total)` is called as cells finish. The elapsed time covers everything,
+/// starting and stopping the columns included.
 pub async fn run<N: Executor>(
     catalogue: &Catalogue,
     ours: &OursSide<N>,
-    references: &[ReferenceSide],
+    references: Option<References<'_>>,
     settings: Settings,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Matrix {
     let started = Instant::now();
-    let total = catalogue.cases.len() * (1 + references.len());
+    let reference_columns = references.as_ref().map_or(0, |r| r.columns.len());
+    let total = catalogue.cases.len() * (1 + reference_columns);
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
     let ours_outcomes: Vec<(Value, f64)> = stream::iter(&catalogue.cases)
@@ -129,22 +161,32 @@ pub async fn run<N: Executor>(
         .buffered(8)
         .collect()
         .await;
-    let pairs: Vec<(usize, usize)> = (0..references.len())
-        .flat_map(|r| (0..catalogue.cases.len()).map(move |c| (r, c)))
-        .collect();
-    let reference_cells: Vec<((usize, usize), Cell)> = stream::iter(pairs)
-        .map(|(r, c)| {
-            let case = &catalogue.cases[c];
-            let ours = &ours_outcomes[c].0;
-            async move {
-                let cell = reference_cell(case, &references[r], ours, settings.run_skipped).await;
-                tick();
-                ((r, c), cell)
-            }
-        })
-        .buffer_unordered(references.len().max(1) * 4)
-        .collect()
-        .await;
+    let mut reference_results: Vec<(usize, ColumnHeader, Vec<Cell>)> = match &references {
+        None => Vec::new(),
+        Some(references) => {
+            stream::iter(references.columns.iter().enumerate())
+                .map(|(index, column)| {
+                    let ours_outcomes = &ours_outcomes;
+                    let tick = &tick;
+                    async move {
+                        let (header, cells) = run_column(
+                            catalogue,
+                            ours_outcomes,
+                            references,
+                            column,
+                            settings.run_skipped,
+                            tick,
+                        )
+                        .await;
+                        (index, header, cells)
+                    }
+                })
+                .buffer_unordered(settings.column_concurrency.max(1))
+                .collect()
+                .await
+        }
+    };
+    reference_results.sort_by_key(|(index, _, _)| *index);
     let mut rows: Vec<Row> = catalogue
         .cases
         .iter()
@@ -164,23 +206,90 @@ pub async fn run<N: Executor>(
             }
         })
         .collect();
-    let mut sorted = reference_cells;
-    sorted.sort_by_key(|((r, c), _)| (*c, *r));
-    for ((r, c), cell) in sorted {
-        rows[c]
-            .cells
-            .insert(references[r].column.name.clone(), cell);
-    }
     let mut columns = Vec::new();
     if settings.ours_column {
         columns.push(ColumnHeader::ours());
     }
-    columns.extend(references.iter().map(ColumnHeader::reference));
+    for (_, header, cells) in reference_results {
+        for (row, cell) in rows.iter_mut().zip(cells) {
+            row.cells.insert(header.name.clone(), cell);
+        }
+        columns.push(header);
+    }
     Matrix {
         columns,
         cases: rows,
         elapsed_ms: started.elapsed().as_millis(),
     }
+}
+
+/// One reference column: start it, run every case, stop it.
+async fn run_column(
+    catalogue: &Catalogue,
+    ours_outcomes: &[(Value, f64)],
+    references: &References<'_>,
+    column: &ReferenceColumn,
+    run_skipped: bool,
+    tick: &(dyn Fn() + Sync),
+) -> (ColumnHeader, Vec<Cell>) {
+    let header = ColumnHeader::column(column);
+    let side = match ReferenceSide::start(
+        references.toolchain,
+        column.clone(),
+        &references.state_dir,
+        4,
+    )
+    .await
+    {
+        Ok(side) => side,
+        Err(error) => {
+            let message = format!("the column could not start: {error}");
+            let cells = catalogue
+                .cases
+                .iter()
+                .map(|_| {
+                    tick();
+                    Cell::error(message.clone())
+                })
+                .collect();
+            return (header, cells);
+        }
+    };
+    let cells = stream::iter(catalogue.cases.iter().zip(ours_outcomes))
+        .map(|(case, (ours, _))| {
+            let side = &side;
+            async move {
+                let cell = reference_cell(case, side, ours, run_skipped).await;
+                tick();
+                cell
+            }
+        })
+        .buffered(8)
+        .collect()
+        .await;
+    side.stop().await;
+    (header, cells)
+}
+
+/// Every `skip_on` annotation that no longer holds: the skipped cell was run anyway (with
+/// [`Settings::run_skipped`]) and passed. Each is `(case id, column, the annotation)`.
+pub fn stale_skips(matrix: &Matrix) -> Vec<(String, String, String)> {
+    matrix
+        .cases
+        .iter()
+        .flat_map(|row| {
+            row.cells
+                .iter()
+                .filter(|(_, cell)| cell.stale_skip == Some(true))
+                .map(move |(column, cell)| {
+                    (
+                        format!("{} ({}:{})", row.id, row.file.display(), row.line),
+                        column.clone(),
+                        cell.reason.clone().unwrap_or_default(),
+                    )
+                })
+        })
+        .collect()
 }
 
 /// One case on one reference column.
@@ -209,4 +318,116 @@ pub async fn reference_cell(
         cell.reason = Some(format!("skip_on {}: {}", skip.versions, skip.reason));
     }
     cell
+}
+
+/// Reads a `matrix.json` report back (the fields of `shared/design/case-format.md`; fields a
+/// merge does not need, such as `totals` and `transitions`, are left out and recomputed).
+pub fn from_report(report: &Value) -> Result<Matrix, String> {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let columns = report
+        .get("columns")
+        .and_then(Value::as_array)
+        .ok_or("the report has no \"columns\" list")?
+        .iter()
+        .map(|c| {
+            Ok(ColumnHeader {
+                name: text(c.get("name")).ok_or("a column has no name")?,
+                upstream: text(c.get("upstream")),
+                wrangler: text(c.get("wrangler")),
+                workerd: text(c.get("workerd")),
+                executor: text(c.get("executor")),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let cases = report
+        .get("cases")
+        .and_then(Value::as_array)
+        .ok_or("the report has no \"cases\" list")?
+        .iter()
+        .map(|row| {
+            let id = text(row.get("id")).ok_or("a case has no id")?;
+            let mut cells = IndexMap::new();
+            for (column, cell) in row
+                .get("cells")
+                .and_then(Value::as_object)
+                .ok_or_else(|| format!("case {id} has no cells"))?
+            {
+                let status = text(cell.get("status")).unwrap_or_default();
+                let status = Status::ALL
+                    .into_iter()
+                    .find(|s| s.as_str() == status)
+                    .ok_or_else(|| format!("case {id} on {column}: unknown status \"{status}\""))?;
+                let mut parsed = Cell::skip(String::new());
+                parsed.status = status;
+                parsed.outcome = cell.get("outcome").cloned();
+                parsed.ours = cell.get("ours").cloned();
+                parsed.expected = cell.get("expected").cloned();
+                parsed.diff = text(cell.get("diff"));
+                parsed.reason = text(cell.get("reason"));
+                parsed.stale_skip = cell.get("stale_skip").and_then(Value::as_bool);
+                parsed.elapsed_ms = cell.get("elapsed_ms").and_then(Value::as_f64);
+                cells.insert(column.clone(), parsed);
+            }
+            Ok(Row {
+                file: PathBuf::from(text(row.get("file")).unwrap_or_default()),
+                line: row.get("line").and_then(Value::as_u64).unwrap_or(0),
+                id,
+                cells,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Matrix {
+        columns,
+        cases,
+        elapsed_ms: report
+            .get("elapsed_ms")
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as u128,
+    })
+}
+
+/// Merges runs of the same catalogue on different columns (CI runs one job per column) into
+/// one matrix: columns in the order first seen, `ours` first; cases in the order first seen;
+/// the elapsed time of the longest run, since the jobs ran side by side. A column that two
+/// runs both report is refused: the merge would have to pick one.
+pub fn merge(parts: Vec<Matrix>) -> Result<Matrix, String> {
+    let mut columns: Vec<ColumnHeader> = Vec::new();
+    let mut rows: IndexMap<String, Row> = IndexMap::new();
+    let mut elapsed_ms = 0;
+    for part in parts {
+        for column in &part.columns {
+            if columns.iter().any(|c| c.name == column.name) {
+                return Err(format!(
+                    "two of the merged reports both have the column {}",
+                    column.name
+                ));
+            }
+        }
+        columns.extend(part.columns);
+        elapsed_ms = elapsed_ms.max(part.elapsed_ms);
+        for row in part.cases {
+            match rows.get_mut(&row.id) {
+                Some(existing) => existing.cells.extend(row.cells),
+                None => {
+                    rows.insert(row.id.clone(), row);
+                }
+            }
+        }
+    }
+    columns.sort_by_key(|c| c.name != OURS);
+    let mut cases: Vec<Row> = rows.into_values().collect();
+    for row in &mut cases {
+        let mut ordered = IndexMap::new();
+        for column in &columns {
+            if let Some(cell) = row.cells.shift_remove(&column.name) {
+                ordered.insert(column.name.clone(), cell);
+            }
+        }
+        row.cells = ordered;
+    }
+    Ok(Matrix {
+        columns,
+        cases,
+        elapsed_ms,
+    })
 }

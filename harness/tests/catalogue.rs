@@ -2,8 +2,9 @@
 //! libtest-mimic, so `cargo test` prints libtest's output and takes its filters and `--list`.
 //!
 //! The `ours` cells need nothing outside the process. The reference cells start every
-//! configured `wrangler dev` column (installing the reference toolchain from its lockfile
-//! first when needed) and are only started when a selected, non-ignored test needs them.
+//! configured `wrangler dev` column, all at once (installing the reference toolchain from its
+//! lockfile first when needed), so CI covers every column; a column is only started when a
+//! selected, non-ignored test needs it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use codemode_compat::catalogue::{Case, load_dirs};
 use codemode_compat::cell::{Cell, Status};
 use codemode_compat::matrix::{OURS, reference_cell};
 use codemode_compat::sides::ours::OursSide;
+use codemode_compat::sides::reference::column_concurrency;
 use codemode_compat::sides::reference::{
     ReferenceSide, discover, ensure_installed, install_exit_guards, select,
 };
@@ -69,19 +71,37 @@ fn main() {
                     !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
                 }) || (latest.as_deref() == Some(name) && surface::wanted(&args, name))
             };
-            for column in columns {
+            // Every wanted column starts at once; they all stay up while the trials run.
+            let state = root.join("reference-worker/.wrangler-state");
+            let wanted_columns: Vec<bool> = columns
+                .iter()
+                .map(|c| !args.list && wanted(&c.name))
+                .collect();
+            let fit = column_concurrency(None, columns.len());
+            let running = wanted_columns.iter().filter(|w| **w).count();
+            if running > fit {
+                eprintln!(
+                    "note: {running} reference columns start at once, more than the {fit} the available memory budgets for"
+                );
+            }
+            let started = runtime.block_on(futures::future::join_all(
+                columns.iter().zip(&wanted_columns).map(|(column, wanted)| {
+                    let state = state.clone();
+                    async move {
+                        if !*wanted {
+                            return None;
+                        }
+                        Some(
+                            ReferenceSide::start(toolchain, column.clone(), &state, 4)
+                                .await
+                                .map(Arc::new)
+                                .map_err(|e| e.to_string()),
+                        )
+                    }
+                }),
+            ));
+            for (column, side) in columns.into_iter().zip(started) {
                 let name = column.name.clone();
-                let side = if !args.list && wanted(&name) {
-                    let state = root.join("reference-worker/.wrangler-state");
-                    Some(
-                        runtime
-                            .block_on(ReferenceSide::start(toolchain, column.clone(), &state, 4))
-                            .map(Arc::new)
-                            .map_err(|e| e.to_string()),
-                    )
-                } else {
-                    None
-                };
                 if let Some(Ok(side)) = &side {
                     sides.push(side.clone());
                 }

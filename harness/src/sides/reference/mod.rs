@@ -1,14 +1,18 @@
 //! The reference side: the real `DynamicWorkerExecutor` under `wrangler dev`, one process per
 //! column, called over HTTP on loopback.
 
+pub mod bisect;
+mod budget;
 mod columns;
 mod process;
+pub mod releases;
 mod toolchain;
 mod wire;
 
+pub use budget::{COLUMN_BYTES, column_concurrency, columns_that_fit, mem_available};
 pub use columns::{ReferenceColumn, UPSTREAM, discover, select};
 pub use process::{group_alive, install_exit_guards, stop_all};
-pub use toolchain::{Toolchain, ensure_installed};
+pub use toolchain::{Toolchain, ensure_installed, npm};
 
 use std::path::Path;
 use std::sync::OnceLock;

@@ -36,7 +36,7 @@ impl Wrangler {
         let inspector = free_port()?;
         let mut command = Command::new(&toolchain.node);
         command
-            .arg(toolchain.node_modules().join("wrangler/bin/wrangler.js"))
+            .arg(&toolchain.wrangler)
             .arg("dev")
             .arg("--config")
             .arg(config)

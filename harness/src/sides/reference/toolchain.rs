@@ -18,6 +18,9 @@ pub struct Toolchain {
     pub worker_dir: PathBuf,
     /// A Node >= 22.
     pub node: PathBuf,
+    /// wrangler's `bin/wrangler.js`. Normally inside [`Toolchain::node_modules`]; a bisection
+    /// runs its scratch installs with the reference's own wrangler.
+    pub wrangler: PathBuf,
 }
 
 impl Toolchain {
@@ -53,34 +56,51 @@ pub fn ensure_installed(root: &Path) -> Result<Toolchain> {
     unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
     let marker = worker_dir.join("node_modules/.package-lock.json");
     if modified(&marker) < modified(&lockfile) {
-        let npm = std::env::var_os("NPM")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| "npm".into());
-        let output = Command::new(&npm)
-            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-            .current_dir(&worker_dir)
-            .output()
-            .map_err(|e| {
-                Error::Toolchain(format!(
-                    "could not run {} ci (is npm installed?): {e}",
-                    npm.display()
-                ))
-            })?;
-        if !output.status.success() {
-            return Err(Error::Toolchain(format!(
-                "npm ci in {} failed ({}):\n{}",
-                worker_dir.display(),
-                output.status,
-                tail(&String::from_utf8_lossy(&output.stderr), 20)
-            )));
-        }
+        run_npm(
+            &worker_dir,
+            &["ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        )?;
     }
     let node = find_node(&worker_dir)?;
     Ok(Toolchain {
         root: root.to_path_buf(),
+        wrangler: worker_dir.join("node_modules/wrangler/bin/wrangler.js"),
         worker_dir,
         node,
     })
+}
+
+/// The npm the toolchain installs with: `$NPM`, or `npm` from the `PATH`.
+pub fn npm() -> PathBuf {
+    std::env::var_os("NPM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "npm".into())
+}
+
+/// Runs npm with these arguments in `dir` and returns its standard output, or a sentence
+/// saying what failed with the end of its error output.
+pub fn run_npm(dir: &Path, args: &[&str]) -> Result<String> {
+    let npm = npm();
+    let output = Command::new(&npm)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| {
+            Error::Toolchain(format!(
+                "could not run {} (is npm installed?): {e}",
+                npm.display()
+            ))
+        })?;
+    if !output.status.success() {
+        return Err(Error::Toolchain(format!(
+            "npm {} in {} failed ({}):\n{}",
+            args.join(" "),
+            dir.display(),
+            output.status,
+            tail(&String::from_utf8_lossy(&output.stderr), 20)
+        )));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 fn modified(path: &Path) -> SystemTime {
