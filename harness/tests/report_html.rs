@@ -294,7 +294,19 @@ impl Browser {
 }
 
 impl Drop for Browser {
+    /// Closes the browser (all its processes), killing it if it does not exit in time.
     fn drop(&mut self) {
+        let close = json!({"id": u64::MAX, "method": "Browser.close", "params": {}});
+        let mut bytes = serde_json::to_vec(&close).unwrap();
+        bytes.push(0);
+        let _ = self.commands.write_all(&bytes);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
