@@ -252,3 +252,24 @@ async fn an_uncaught_error_still_names_its_callee_from_the_stack() {
         Some("o.f is not a function".into())
     );
 }
+
+#[tokio::test]
+async fn builtin_failures_read_as_v8_words_them() {
+    let outcome = run(
+        "async () => [() => decodeURIComponent('%E0%A4%A'), () => [].reduce((a, b) => a + b), \
+         () => new Date('x').toISOString(), () => 'id: ' + Symbol('x'), () => +10n, () => 1n / 0n]\
+         .map((f) => { try { f() } catch (e) { return e.name + ': ' + e.message } })",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "URIError: URI malformed",
+            "TypeError: Reduce of empty array with no initial value",
+            "RangeError: Invalid time value",
+            "TypeError: Cannot convert a Symbol value to a string",
+            "TypeError: Cannot convert a BigInt value to a number",
+            "RangeError: Division by zero",
+        ])
+    );
+}

@@ -36,6 +36,9 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
     if message.starts_with('\'') && message.ends_with("' is read-only") {
         return "Assignment to constant variable.".into();
     }
+    if message == "this is not initialized" {
+        return "Must call super constructor in derived class before accessing 'this' or returning from derived constructor".into();
+    }
     if let Some(name) = message
         .strip_suffix(" is not initialized")
         .filter(|name| is_identifier(name))
@@ -53,6 +56,14 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         "division by zero" => "Division by zero".into(),
         "stack overflow" => "Maximum call stack size exceeded".into(),
         "toPrimitive" => "Cannot convert object to primitive value".into(),
+        "bigint argument with unary +" => "Cannot convert a BigInt value to a number".into(),
+        "BigInt division by zero" => "Division by zero".into(),
+        "cannot convert symbol to string" => "Cannot convert a Symbol value to a string".into(),
+        "empty array" => "Reduce of empty array with no initial value".into(),
+        "Date value is NaN" => "Invalid time value".into(),
+        "bad normalization form" => {
+            "The normalization form should be one of NFC, NFD, NFKC, NFKD.".into()
+        }
         _ => message.to_string(),
     }
 }
@@ -60,12 +71,25 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
 /// Translates the text of a rendered error (`String(err)`, as `Name: message`).
 pub(super) fn translate_rendered(text: &str) -> String {
     match text.split_once(": ") {
+        // V8 has one text for every malformed URI sequence.
+        Some(("URIError", message)) if QUICKJS_URI_MESSAGES.contains(&message) => {
+            "URIError: URI malformed".into()
+        }
         Some((name, message)) if name.ends_with("Error") => {
             format!("{name}: {}", translate_message(message, None))
         }
         _ => text.to_string(),
     }
 }
+
+/// QuickJS's texts for a malformed sequence in `decodeURI`/`encodeURI` and their kin.
+const QUICKJS_URI_MESSAGES: &[&str] = &[
+    "expecting %",
+    "expecting hex digit",
+    "malformed UTF-8",
+    "invalid character",
+    "expecting surrogate pair",
+];
 
 /// `'y' of undefined` -> (`'y'`, `undefined`).
 fn split_property_of(rest: &str) -> Option<(&str, &str)> {
@@ -351,6 +375,22 @@ mod tests {
         assert_eq!(
             translate_message("toPrimitive", None),
             "Cannot convert object to primitive value"
+        );
+        assert_eq!(
+            translate_message("empty array", None),
+            "Reduce of empty array with no initial value"
+        );
+        assert_eq!(
+            translate_message("this is not initialized", None),
+            "Must call super constructor in derived class before accessing 'this' or returning from derived constructor"
+        );
+        assert_eq!(
+            translate_rendered("URIError: expecting hex digit"),
+            "URIError: URI malformed"
+        );
+        assert_eq!(
+            translate_rendered("Error: expecting hex digit"),
+            "Error: expecting hex digit"
         );
     }
 
