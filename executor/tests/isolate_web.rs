@@ -90,6 +90,14 @@ async fn crypto_digest_random_uuid() {
 }
 
 #[tokio::test]
+async fn crypto_hmac_sign_and_verify() {
+    assert_eq!(
+        text(r#"async () => { const enc = new TextEncoder(); const key = await crypto.subtle.importKey("raw", enc.encode("secret"), {name: "HMAC", hash: "SHA-256"}, false, ["sign", "verify"]); const sig = await crypto.subtle.sign("HMAC", key, enc.encode("hello")); return Array.from(new Uint8Array(sig), b => b.toString(16).padStart(2, "0")).join("") + ":" + await crypto.subtle.verify("HMAC", key, sig, enc.encode("hello")) + ":" + await crypto.subtle.verify("HMAC", key, sig, enc.encode("x")) }"#).await,
+        "88aab3ede8d3adf94d26ab90d3bafd4a2083070c3bcce9c014ee04a443847c0b:true:false"
+    );
+}
+
+#[tokio::test]
 async fn abort_events_and_clone() {
     assert_eq!(
         text(r#"async () => { const s = AbortSignal.timeout(5); await new Promise(r => setTimeout(r, 30)); const c = new AbortController(); let n = 0; c.signal.addEventListener("abort", () => n++); c.signal.onabort = () => n++; c.abort("why"); return [s.aborted, String(s.reason), n, c.signal.reason, AbortSignal.any([c.signal]).aborted].join() }"#).await,
