@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use codemode_compat::baseline::Baseline;
 use codemode_compat::catalogue::load_dirs;
@@ -53,9 +54,14 @@ const DISPATCH: &str = r#"
       reason: before 0.3.7 a tool received its first argument only
 "#;
 
-/// A scratch directory of this test process.
+/// A fresh scratch directory, unique to this call (tests run in parallel threads).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("codemode-report-{name}-{}", std::process::id()));
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "codemode-report-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
