@@ -185,9 +185,10 @@ fn main() -> ExitCode {
             }
             Command::Merge { reports, out } => {
                 let matrix = release_commands::merge(&reports)?;
-                let written = report::write_all(&matrix, &absolute(out)?)?;
-                for path in written {
-                    println!("wrote {}", path.display());
+                // The merged run is compared with the baseline like any run.
+                let how = publishing(&root, None, absolute(out)?, false)?;
+                for line in report::publish(&matrix, &how)?.lines {
+                    println!("{line}");
                 }
                 Ok(if matrix.failed() {
                     ExitCode::FAILURE
