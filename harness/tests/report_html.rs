@@ -29,6 +29,18 @@ fn chromium() -> PathBuf {
     let _guard = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     FOUND
         .get_or_init(|| {
+            if let Some(path) = std::env::var_os("CHROMIUM").filter(|p| !p.is_empty()) {
+                let path = PathBuf::from(path);
+                return if path.is_file() {
+                    Ok(path)
+                } else {
+                    Err(format!(
+                        "CHROMIUM is set to {}, which is not a file: point it at a Chromium \
+                         binary, or unset it to use Debian's chromium package",
+                        path.display()
+                    ))
+                };
+            }
             if let Some(found) = find_chromium() {
                 return Ok(found);
             }
@@ -44,9 +56,6 @@ fn chromium() -> PathBuf {
 }
 
 fn find_chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(path));
-    }
     let standard = PathBuf::from("/usr/bin/chromium");
     if standard.is_file() {
         return Some(standard);
