@@ -98,6 +98,24 @@ fn alias_target(toml: &str) -> Option<String> {
     None
 }
 
+/// The `[vars] COLUMN` of a config: what the worker's `/health` answers as its column.
+pub(crate) fn column_var(toml: &str) -> Option<String> {
+    let mut in_vars = false;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_vars = line == "[vars]";
+            continue;
+        }
+        if in_vars
+            && let Some((key, value)) = line.split_once('=')
+            && key.trim() == "COLUMN"
+        {
+            return Some(value.trim().trim_matches('"').to_string());
+        }
+    }
+    None
+}
+
 /// Resolves a `--columns` selection (`ours`, `reference@<version>`, `reference@latest`)
 /// against the configured columns.
 pub fn select<'a>(available: &'a [ReferenceColumn], wanted: &str) -> Result<&'a ReferenceColumn> {
@@ -135,5 +153,7 @@ mod tests {
         let toml = "name = \"x\"\n[vars]\nCOLUMN = \"0.3.8\"\n[alias]\n\"@cloudflare/codemode\" = \"cm-0-3-8\"\n";
         assert_eq!(alias_target(toml), Some("cm-0-3-8".into()));
         assert_eq!(alias_target("name = \"x\"\n"), None);
+        assert_eq!(column_var(toml), Some("0.3.8".into()));
+        assert_eq!(column_var("[alias]\nCOLUMN = \"no\"\n"), None);
     }
 }

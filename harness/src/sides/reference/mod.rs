@@ -26,6 +26,9 @@ use crate::error::{Error, Result};
 use crate::outcome;
 use process::Wrangler;
 
+/// How many times a column is started when a port it was given turns out to be taken.
+const START_ATTEMPTS: u32 = 3;
+
 /// How long a column may take to answer its first `/health`.
 const READY_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -42,7 +45,8 @@ pub struct ReferenceSide {
 }
 
 impl ReferenceSide {
-    /// Starts the column's `wrangler dev` and waits until it answers.
+    /// Starts the column's `wrangler dev` and waits until it answers; a start that loses one of
+    /// its ports to another process is retried on other ports.
     pub async fn start(
         toolchain: &Toolchain,
         column: ReferenceColumn,
@@ -54,57 +58,72 @@ impl ReferenceSide {
             column: column.name.clone(),
             message,
         };
-        let mut wrangler = Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
-            fail(format!(
-                "could not start wrangler dev with {}: {e}",
-                toolchain.node.display()
-            ))
-        })?;
         let client = reqwest::Client::builder()
             .no_proxy()
             .build()
             .map_err(|e| fail(e.to_string()))?;
-        let base = format!("http://127.0.0.1:{}", wrangler.port);
-        let started = Instant::now();
-        loop {
-            if let Some(status) = wrangler.exited() {
-                let message = format!(
-                    "wrangler dev exited before it was ready ({status}):\n{}",
-                    wrangler.output_tail()
-                );
-                wrangler.stop().await;
-                return Err(fail(message));
+        let expected = std::fs::read_to_string(&column.config)
+            .ok()
+            .and_then(|text| columns::column_var(&text));
+        let mut attempts = 0;
+        'start: loop {
+            attempts += 1;
+            let mut wrangler =
+                Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
+                    fail(format!(
+                        "could not start wrangler dev with {}: {e}",
+                        toolchain.node.display()
+                    ))
+                })?;
+            let base = format!("http://127.0.0.1:{}", wrangler.port);
+            let started = Instant::now();
+            loop {
+                if let Some(status) = wrangler.exited() {
+                    let output = wrangler.output_tail();
+                    wrangler.stop().await;
+                    // Another process took a port between the check and wrangler's bind.
+                    if process::port_taken(&output) && attempts < START_ATTEMPTS {
+                        continue 'start;
+                    }
+                    let message =
+                        format!("wrangler dev exited before it was ready ({status}):\n{output}");
+                    return Err(fail(message));
+                }
+                // The answer must name this column: a port lost to another wrangler would
+                // otherwise pass for this one.
+                if let Ok(response) = client
+                    .get(format!("{base}/health"))
+                    .timeout(Duration::from_secs(2))
+                    .send()
+                    .await
+                    && response.status().is_success()
+                    && let Ok(health) = response.json::<Value>().await
+                    && health.get("column").and_then(Value::as_str) == expected.as_deref()
+                {
+                    break;
+                }
+                if started.elapsed() > READY_TIMEOUT {
+                    let message = format!(
+                        "wrangler dev did not answer within {} s:\n{}",
+                        READY_TIMEOUT.as_secs(),
+                        wrangler.output_tail()
+                    );
+                    wrangler.stop().await;
+                    return Err(fail(message));
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            if let Ok(response) = client
-                .get(format!("{base}/health"))
-                .timeout(Duration::from_secs(2))
-                .send()
-                .await
-                && response.status().is_success()
-            {
-                break;
-            }
-            if started.elapsed() > READY_TIMEOUT {
-                let message = format!(
-                    "wrangler dev did not answer within {} s:\n{}",
-                    READY_TIMEOUT.as_secs(),
-                    wrangler.output_tail()
-                );
-                wrangler.stop().await;
-                return Err(fail(message));
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            let pgid = wrangler.pgid();
+            return Ok(ReferenceSide {
+                column,
+                client,
+                base,
+                process: Mutex::new(wrangler),
+                dead: OnceLock::new(),
+                permits: Semaphore::new(concurrency.max(1)),
+                pgid,
+            });
         }
-        let pgid = wrangler.pgid();
-        Ok(ReferenceSide {
-            column,
-            client,
-            base,
-            process: Mutex::new(wrangler),
-            dead: OnceLock::new(),
-            permits: Semaphore::new(concurrency.max(1)),
-            pgid,
-        })
     }
 
     /// The process group of the column's wrangler.

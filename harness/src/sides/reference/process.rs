@@ -133,10 +133,40 @@ impl Drop for Wrangler {
     }
 }
 
+/// Ports the harness hands to wrangler: below the kernel's usual ephemeral range (32768 and
+/// up), so the loopback ports other processes (and every wrangler's own five unpinned ones)
+/// get from the kernel cannot take them between this check and wrangler's bind.
+const PORTS: std::ops::Range<u16> = 20000..32000;
+
+/// A port in [`PORTS`] that is free now, picked at random so that harness processes started
+/// side by side do not try the same ones.
 fn free_port() -> std::io::Result<u16> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let span = u64::from(PORTS.end - PORTS.start);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        ^ (u64::from(std::process::id()) << 32);
+    for attempt in 0..200u64 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed) + attempt;
+        // A multiplicative hash of seed and counter spreads consecutive picks over the range.
+        let mixed =
+            (seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let port = PORTS.start + ((mixed >> 33) % span) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return Ok(port);
+        }
+    }
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
+}
+
+/// Whether wrangler gave up because a port was taken after all (then a retry on other ports
+/// succeeds).
+pub fn port_taken(output: &str) -> bool {
+    output.contains("Address already in use")
 }
 
 fn register(pgid: i32) {
