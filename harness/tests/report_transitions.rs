@@ -110,6 +110,10 @@ fn accept_then_report_what_moved() {
         markdown.contains("| `results/moving` | `ours` | **broken** |"),
         "{markdown}"
     );
+    assert!(
+        markdown.contains("- **new** on `ours`: 1 cell: `results/added`"),
+        "{markdown}"
+    );
     let junit = std::fs::read_to_string(dir.join("out/junit.xml")).unwrap();
     assert!(junit.contains("broken since the baseline"), "{junit}");
     let html = std::fs::read_to_string(dir.join("out/matrix.html")).unwrap();

@@ -3,10 +3,12 @@
 
 use std::fmt::Write;
 
+use indexmap::IndexMap;
+
 use crate::cell::Status;
 use crate::matrix::Matrix;
 use crate::outcome::RULES;
-use crate::transitions::Transitions;
+use crate::transitions::{Kind, Transitions};
 
 fn mark(status: Status) -> &'static str {
     match status {
@@ -127,24 +129,50 @@ pub fn to_markdown(matrix: &Matrix, transitions: Option<&Transitions>) -> String
     out
 }
 
+/// What moved since the baseline: a row per cell, except new cells, which are listed per
+/// column (a new column or a new case brings many at once).
 fn write_transitions(out: &mut String, t: &Transitions) {
     let _ = writeln!(out, "## Since the baseline\n\n{}\n", t.summary());
     if t.cells.is_empty() {
         let _ = writeln!(out, "No cell moved.\n");
         return;
     }
-    let _ = writeln!(
-        out,
-        "| case | column | transition | what moved |\n|---|---|---|---|"
-    );
-    for c in &t.cells {
+    let (new, moved): (Vec<_>, Vec<_>) = t.cells.iter().partition(|c| c.kind == Kind::New);
+    if !moved.is_empty() {
         let _ = writeln!(
             out,
-            "| `{}` | `{}` | **{}** | {} |",
-            c.case,
-            c.column,
-            c.kind.as_str(),
-            c.about.replace('|', "\\|")
+            "| case | column | transition | what moved |\n|---|---|---|---|"
+        );
+        for c in moved {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | **{}** | {} |",
+                c.case,
+                c.column,
+                c.kind.as_str(),
+                c.about.replace('|', "\\|")
+            );
+        }
+        out.push('\n');
+    }
+    let mut by_column: IndexMap<&str, Vec<&str>> = IndexMap::new();
+    for c in new {
+        by_column.entry(&c.column).or_default().push(&c.case);
+    }
+    for (column, cases) in by_column {
+        let shown: Vec<String> = cases.iter().take(12).map(|c| format!("`{c}`")).collect();
+        let more = cases.len().saturating_sub(shown.len());
+        let _ = writeln!(
+            out,
+            "- **new** on `{column}`: {} cell{}: {}{}",
+            cases.len(),
+            if cases.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
         );
     }
     out.push('\n');
