@@ -298,7 +298,7 @@
       return r;
     }
     static redirect(url, status = 302) {
-      if (![301, 302, 303, 307, 308].includes(status)) throw new RangeError("Invalid status code.");
+      if (![301, 302, 303, 307, 308].includes(status)) throw new RangeError(`${status} is not a redirect status code. It must be one of: 301, 302, 303, 307, or 308.`);
       const r = new Response(null, { status, headers: { location: new URL(String(url)).href } });
       return r;
     }
@@ -342,7 +342,10 @@
       if (body !== null && (method === "GET" || method === "HEAD")) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
       const signal = init.signal ?? (from ? from.signal : new (use("abort").AbortController)().signal);
       requests.set(self, { url, method, headers, redirect: init.redirect ?? (from ? from.redirect : "follow"), signal, integrity: init.integrity ?? "", keepalive: !!init.keepalive, cache: init.cache });
-      if (from && init.body === undefined) cloneBody(input, self);
+      if (from && init.body === undefined) {
+        if (bodies.get(input).used) throw new TypeError("Cannot reconstruct a Request with a used body.");
+        cloneBody(input, self);
+      }
       else initBody(self, body, headers);
       return self;
     }

@@ -263,6 +263,9 @@
         const needDate = defaults === "date" || defaults === "all";
         const needTime = defaults === "time" || defaults === "all";
         const hasDate = any(["weekday", "year", "month", "day"]);
+        if (f.era !== undefined && !hasDate && !any(["hour", "minute", "second", "fractionalSecondDigits"])) {
+          f.year = "numeric"; f.month = "numeric"; f.day = "numeric";
+        }
         const hasTime = any(["hour", "minute", "second", "fractionalSecondDigits"]);
         if (!hasDate && !hasTime) {
           if (needDate) { f.year = "numeric"; f.month = "numeric"; f.day = "numeric"; }
@@ -314,6 +317,11 @@
           if (f.month) P.push({ type: "month", value: monthText });
           if (f.day) { lit(" "); P.push({ type: "day", value: day }); }
           if (f.year) { lit(f.day ? ", " : " "); P.push({ type: "year", value: year }); }
+        } else if (f.year && f.day && !f.month) {
+          P.push({ type: "year", value: year });
+          lit(" (day: ");
+          P.push({ type: "day", value: day });
+          lit(")");
         } else {
           const seq = [];
           if (f.month) seq.push({ type: "month", value: f.month === "2-digit" ? two(M + 1) : String(M + 1) });
@@ -324,17 +332,19 @@
       }
       const hasTime = f.hour || f.minute || f.second;
       if (hasTime) {
-        if (hasDate) lit(dateStyle === "full" || dateStyle === "long" ? " at " : ", ");
+        const onlyWeekday = f.weekday && !f.year && !f.month && !f.day;
+        if (hasDate) lit(dateStyle === "full" || dateStyle === "long" ? " at " : onlyWeekday && f.hour ? " " : ", ");
         const H = d.getUTCHours();
         const h = hour12 ? (H % 12 === 0 ? 12 : H % 12) : H;
         const seq = [];
         if (f.hour) seq.push({ type: "hour", value: f.hour === "2-digit" || (!hour12 && (f.minute || f.second)) ? two(h) : String(h) });
-        if (f.minute) seq.push({ type: "minute", value: f.hour || f.minute === "2-digit" ? two(d.getUTCMinutes()) : String(d.getUTCMinutes()) });
-        if (f.second) seq.push({ type: "second", value: f.minute || f.second === "2-digit" ? two(d.getUTCSeconds()) : String(d.getUTCSeconds()) });
+        if (f.minute) seq.push({ type: "minute", value: f.hour || f.second ? two(d.getUTCMinutes()) : String(d.getUTCMinutes()) });
+        if (f.second) seq.push({ type: "second", value: f.minute ? two(d.getUTCSeconds()) : String(d.getUTCSeconds()) });
         seq.forEach((p, i) => { if (i > 0) lit(":"); P.push(p); });
         if (f.fractionalSecondDigits) { lit("."); P.push({ type: "fractionalSecond", value: String(d.getUTCMilliseconds()).padStart(3, "0").slice(0, f.fractionalSecondDigits) }); }
         if (hour12 && f.hour) { lit(" "); P.push({ type: "dayPeriod", value: H < 12 ? "AM" : "PM" }); }
       }
+      if (f.era) { lit(" "); P.push({ type: "era", value: f.era === "long" ? (Y > 0 ? "Anno Domini" : "Before Christ") : f.era === "narrow" ? (Y > 0 ? "A" : "B") : (Y > 0 ? "AD" : "BC") }); }
       if (f.timeZoneName) { lit(" "); P.push({ type: "timeZoneName", value: f.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC" }); }
       return P;
     }
@@ -378,27 +388,42 @@
   }
   tag(Collator, "Intl.Collator");
   const chunks = (s, numeric) => numeric ? s.match(/\d+|\D+/g) ?? [] : [s];
+  // Root collation puts spaces and punctuation first, in this order, then symbols, digits and
+  // letters.
+  const PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+  const weights = (s) => Array.from(s, (c) => {
+    const i = PUNCTUATION.indexOf(c);
+    if (i >= 0) return String.fromCharCode(0x01 + i);
+    const code = c.codePointAt(0);
+    return code >= 0x30 && code <= 0x39 ? c : String.fromCodePoint(code < 0x80 ? 0x100 + code : code + 0x200);
+  }).join("");
+  // ICU's levels, simplified: letters first (accents and case ignored), then accents, then
+  // case (lower before upper).
   const collate = (a, b, numeric, sensitivity) => {
-    const x = chunks(fold(a).toLowerCase(), numeric), y = chunks(fold(b).toLowerCase(), numeric);
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      if (numeric && /^\d/.test(x[i]) && /^\d/.test(y[i])) {
-        const d = Number(x[i]) - Number(y[i]);
-        if (d !== 0) return d < 0 ? -1 : 1;
-      } else if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    const level = (x, y) => {
+      const p = chunks(x, numeric), q = chunks(y, numeric);
+      for (let i = 0; i < Math.min(p.length, q.length); i++) {
+        if (numeric && /^\d/.test(p[i]) && /^\d/.test(q[i])) {
+          const d = Number(p[i]) - Number(q[i]);
+          if (d !== 0) return d < 0 ? -1 : 1;
+        } else if (p[i] !== q[i]) return p[i] < q[i] ? -1 : 1;
+      }
+      return p.length === q.length ? 0 : p.length < q.length ? -1 : 1;
+    };
+    const primary = level(weights(fold(a).toLowerCase()), weights(fold(b).toLowerCase()));
+    if (primary !== 0 || sensitivity === "base") return primary;
+    if (sensitivity !== "case") {
+      const secondary = level(a.toLowerCase().normalize("NFD"), b.toLowerCase().normalize("NFD"));
+      if (secondary !== 0 || sensitivity === "accent") return secondary;
     }
-    if (x.length !== y.length) return x.length < y.length ? -1 : 1;
-    if (sensitivity === "base") return 0;
-    const fa = fold(a), fb = fold(b);
-    if (a !== b && fa === fb) return sensitivity === "case" ? 0 : a.normalize("NFD") < b.normalize("NFD") ? -1 : 1;
-    if (sensitivity === "accent") return 0;
-    for (let i = 0; i < Math.min(fa.length, fb.length); i++) {
-      if (fa[i] !== fb[i]) {
-        const lowA = fa[i] === fa[i].toLowerCase(), lowB = fb[i] === fb[i].toLowerCase();
-        if (lowA !== lowB) return lowA ? -1 : 1;
-        return fa[i] < fb[i] ? -1 : 1;
+    const x = fold(a), y = fold(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) {
+        const lowX = x[i] === x[i].toLowerCase(), lowY = y[i] === y[i].toLowerCase();
+        if (lowX !== lowY) return lowX ? -1 : 1;
       }
     }
-    return a === b ? 0 : a < b ? -1 : 1;
+    return 0;
   };
 
   class RelativeTimeFormat {
