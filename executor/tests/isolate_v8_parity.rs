@@ -273,3 +273,31 @@ async fn builtin_failures_read_as_v8_words_them() {
         ])
     );
 }
+
+#[tokio::test]
+async fn a_caught_call_of_a_missing_member_names_its_callee() {
+    let request = ExecuteRequest {
+        modules: Some(BTreeMap::from([(
+            "lib.js".to_string(),
+            "export const run = (items) => {\n  return items.forEach((x) => x)\n}".to_string(),
+        )])),
+        ..request(
+            "async () => { const out = []; const o = {}; \
+             try { o.f() } catch (e) { out.push(e.message) } \
+             try { (await Promise.resolve({})).map((x) => x) } catch (e) { out.push(e.message) } \
+             try { (await import('lib.js')).run({}) } catch (e) { out.push(e.message) } \
+             try { new o.g() } catch (e) { out.push(e.message) } \
+             return out }",
+        )
+    };
+    let outcome = executor().execute(request).await.unwrap();
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "o.f is not a function",
+            "(intermediate value).map is not a function",
+            "items.forEach is not a function",
+            "o.g is not a constructor",
+        ])
+    );
+}

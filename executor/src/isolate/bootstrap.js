@@ -314,7 +314,17 @@
     try {
       const name = error.name === undefined ? "Error" : String(error.name);
       let message = error.message === undefined ? "" : String(error.message);
-      if (isError(error) && hasOwn.call(error, "message") && typeof error.message === "string") {
+      if (isError(error) && (message === "not a function" || message === "not a constructor")) {
+        // V8 names the callee; the first frame in the program's own code locates it.
+        const site = callsites.find((s) => {
+          const file = s.getFileName();
+          return typeof file === "string" && !s.isNative() && file !== "<input>" && !file.startsWith("codemode-internal:");
+        });
+        if (site !== undefined) {
+          message = host.translateAt(message, site.getFileName(), site.getLineNumber(), site.getColumnNumber());
+          error.message = message;
+        }
+      } else if (isError(error) && hasOwn.call(error, "message") && typeof error.message === "string") {
         const prefix = `${name}: `;
         const translated = translateRendered(prefix + message);
         if (translated.startsWith(prefix) && translated !== prefix + message) {

@@ -6,14 +6,17 @@
 //! stretches of JavaScript, so no host state is borrowed while JavaScript runs.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use rquickjs::{ArrayBuffer, Ctx, Function, Object, TypedArray, Value};
 
+use super::modules::MAIN_MODULE;
 use super::timers::TimerQueue;
-use super::v8_messages::translate_rendered;
+use super::v8_messages::{SourcePosition, translate_message, translate_rendered};
 use crate::protocol::{LogLevel, LogLine, ToolCall};
 
 /// What the sandbox's host functions record during a run.
@@ -26,6 +29,9 @@ pub(super) struct HostState {
     next_call: u32,
     /// The run's pending timers.
     pub timers: TimerQueue,
+    /// The program's module source and the request's modules, so that a message can name
+    /// the callee at a reported position (`o.f is not a function`).
+    pub sources: Option<(String, Arc<BTreeMap<String, String>>)>,
 }
 
 /// The host state shared between the sandbox's functions and the run loop (one thread).
@@ -112,6 +118,30 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
     object.set(
         "translate",
         Function::new(ctx.clone(), |text: String| translate_rendered(&text))?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "translateAt",
+        Function::new(
+            ctx.clone(),
+            move |message: String, file: String, line: f64, column: f64| {
+                let state = state.borrow();
+                let source = state.sources.as_ref().and_then(|(main, modules)| {
+                    if file == MAIN_MODULE {
+                        Some(main.as_str())
+                    } else {
+                        modules.get(&file).map(String::as_str)
+                    }
+                });
+                let position = source.map(|source| SourcePosition {
+                    source,
+                    line: line as usize,
+                    column: column as usize,
+                });
+                translate_message(&message, position)
+            },
+        )?,
     )?;
 
     Ok(object)

@@ -171,6 +171,7 @@ impl Session {
     fn start(&mut self, request: &ExecuteRequest) -> Result<(), StartFailure> {
         let (imports, body) = separate_imports(&request.code);
         self.main_source = format!("{imports};export default (\n{body}\n);\n");
+        self.host.borrow_mut().sources = Some((self.main_source.clone(), self.modules.clone()));
         let began = self.clock.begin_js();
         let main_source = self.main_source.clone();
         let modules = self.modules.clone();

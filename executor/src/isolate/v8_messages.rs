@@ -27,8 +27,15 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         return format!("Cannot set properties of {base} (setting {key})");
     }
     if message == "not a function" || message == "not a constructor" {
-        let noun = &message["not ".len()..];
-        if let Some(callee) = position.and_then(|p| callee_at(p.source, p.line, p.column)) {
+        if let Some((callee, constructed)) =
+            position.and_then(|p| callee_at(p.source, p.line, p.column))
+        {
+            // QuickJS says `not a function` for `new` of a non-callable as well.
+            let noun = if constructed || message == "not a constructor" {
+                "a constructor"
+            } else {
+                "a function"
+            };
             return format!("{callee} is not {noun}");
         }
         return message.to_string();
@@ -110,7 +117,7 @@ fn is_identifier(text: &str) -> bool {
 
 /// The callee of the call QuickJS reported at `line`:`column`, when it is a plain member
 /// chain (`a.b`, `a?.b`, `a[k]`): V8 names it in `... is not a function`.
-fn callee_at(source: &str, line: usize, column: usize) -> Option<String> {
+fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)> {
     let text = source.lines().nth(line.checked_sub(1)?)?;
     let start = column.checked_sub(1)?.min(text.len());
     let bytes = text.as_bytes();
@@ -136,13 +143,18 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<String> {
     // A member of a parenthesized expression (`(await f()).map`): V8 names the object
     // `(intermediate value)`.
     if i > 0 && bytes[i - 1] == b')' && callee.starts_with('.') && callee.len() > 1 {
-        return Some(format!("(intermediate value){callee}"));
+        return Some((format!("(intermediate value){callee}"), false));
     }
     let first = callee.chars().next()?;
     if callee.is_empty() || first.is_ascii_digit() || first == '.' || depth != 0 {
         return None;
     }
-    Some(callee.to_string())
+    // `new o.g()`: the keyword right before the callee.
+    let constructed = text[..i]
+        .trim_end()
+        .strip_suffix("new")
+        .is_some_and(|before| !before.ends_with(|c: char| is_chain_byte(c as u8) && c.is_ascii()));
+    Some((callee.to_string(), constructed))
 }
 
 /// The call's opening parenthesis when `start` is on its callee's member chain.
