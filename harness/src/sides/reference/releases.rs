@@ -269,41 +269,71 @@ pub fn add(
     let worker_dir = root.join("reference-worker");
     let wrangler_dir = root.join("wrangler");
     let newest = columns.iter().find(|c| c.latest);
+    let manifest_path = worker_dir.join("package.json");
+    let mut manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(&manifest_path).map_err(|e| Error::io(&manifest_path, e))?,
+    )
+    .map_err(|e| Error::Toolchain(format!("{} is not JSON: {e}", manifest_path.display())))?;
     let mut changed = Vec::new();
     let mut aliased = Vec::new();
+    let mut dependencies: Vec<(String, String)> = Vec::new();
     match newest {
         Some(newest) if *version > newest.version() => {
             aliased.push(newest.version());
-            run_npm(
-                &worker_dir,
-                &["pkg", "set", &format!("dependencies.{UPSTREAM}={version}")],
-            )?;
+            dependencies.push((UPSTREAM.into(), version.to_string()));
         }
         _ => aliased.push(version.clone()),
     }
     for old in &aliased {
-        run_npm(
-            &worker_dir,
-            &[
-                "pkg",
-                "set",
-                &format!("dependencies.{}=npm:{UPSTREAM}@{old}", alias_name(old)),
-            ],
-        )?;
+        dependencies.push((alias_name(old), format!("npm:{UPSTREAM}@{old}")));
+    }
+    set_dependencies(&mut manifest, &dependencies)?;
+    let original = std::fs::read(&manifest_path).map_err(|e| Error::io(&manifest_path, e))?;
+    let text = serde_json::to_string_pretty(&manifest).expect("a manifest serializes") + "\n";
+    std::fs::write(&manifest_path, text).map_err(|e| Error::io(&manifest_path, e))?;
+    // The configs come after the install: a config whose alias is not installed would stop
+    // every later run from discovering the columns. A failed install restores the manifest.
+    if let Err(error) = run_npm(
+        &worker_dir,
+        &["install", "--no-audit", "--no-fund", "--loglevel=error"],
+    ) {
+        let _ = std::fs::write(&manifest_path, original);
+        return Err(error);
+    }
+    for old in &aliased {
         let config = wrangler_dir.join(format!("wrangler.{old}.toml"));
         std::fs::write(&config, aliased_config(old)).map_err(|e| Error::io(&config, e))?;
         changed.push(format!("wrangler/wrangler.{old}.toml"));
     }
-    run_npm(
-        &worker_dir,
-        &["install", "--no-audit", "--no-fund", "--loglevel=error"],
-    )?;
     changed.push("reference-worker/package.json".into());
     changed.push("reference-worker/package-lock.json".into());
     Ok(Added {
         column: format!("reference@{version}"),
         changed,
     })
+}
+
+/// Sets dependencies in a manifest, keeping them sorted by name as npm writes them.
+fn set_dependencies(manifest: &mut Value, entries: &[(String, String)]) -> Result<()> {
+    let object = manifest
+        .as_object_mut()
+        .ok_or_else(|| Error::Toolchain("reference-worker/package.json is not an object".into()))?;
+    let dependencies = object
+        .entry("dependencies")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()))
+        .as_object_mut()
+        .ok_or_else(|| {
+            Error::Toolchain(
+                "the dependencies of reference-worker/package.json are not an object".into(),
+            )
+        })?;
+    for (name, spec) in entries {
+        dependencies.insert(name.clone(), Value::String(spec.clone()));
+    }
+    let mut sorted: Vec<(String, Value)> = std::mem::take(dependencies).into_iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    dependencies.extend(sorted);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -378,6 +408,44 @@ mod tests {
         assert!(
             text.contains("NOT COVERED: a release no line lists"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn dependencies_are_set_in_npm_order() {
+        let mut manifest = serde_json::json!({
+            "name": "x",
+            "dependencies": {"@cloudflare/codemode": "0.5.6", "wrangler": "4.164.0"}
+        });
+        set_dependencies(
+            &mut manifest,
+            &[
+                (
+                    "codemode-0.5.6".into(),
+                    "npm:@cloudflare/codemode@0.5.6".into(),
+                ),
+                (UPSTREAM.into(), "0.5.7".into()),
+            ],
+        )
+        .unwrap();
+        let names: Vec<&String> = manifest["dependencies"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(
+            names,
+            ["@cloudflare/codemode", "codemode-0.5.6", "wrangler"]
+        );
+        assert_eq!(manifest["dependencies"][UPSTREAM], "0.5.7");
+        assert_eq!(
+            manifest
+                .as_object()
+                .unwrap()
+                .keys()
+                .next()
+                .map(String::as_str),
+            Some("name")
         );
     }
 
