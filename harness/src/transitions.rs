@@ -229,6 +229,9 @@ pub fn classify(
     }
     let about = match kind {
         Kind::Changed if was.status == now.status => format!("{moved}, with other outcomes"),
+        _ if was.outcome.is_some() && !outcomes_differ(was, now) => {
+            format!("{moved}, with the same outcomes: the case itself changed")
+        }
         _ => moved,
     };
     Some(make(kind, about))
@@ -320,6 +323,21 @@ mod tests {
         let t = classify("c/x", REF, Some(&diff(1, 2)), Some(&diff(1, 3))).unwrap();
         assert_eq!(t.about, "diff → diff, with other outcomes");
         assert_eq!((t.from, t.to), (Some(Status::Diff), Some(Status::Diff)));
+    }
+
+    #[test]
+    fn a_move_with_the_same_outcomes_is_put_down_to_the_case() {
+        let expect = cell(
+            Status::Expect,
+            Some(json!({"result": 1})),
+            Some(json!({"result": 1})),
+        );
+        let t = classify("c/x", REF, Some(&pass(1)), Some(&expect)).unwrap();
+        assert_eq!(t.kind, Kind::Broken);
+        assert_eq!(
+            t.about,
+            "pass → expect, with the same outcomes: the case itself changed"
+        );
     }
 
     #[test]
