@@ -387,7 +387,7 @@ pub fn from_report(report: &Value) -> Result<Matrix, String> {
 }
 
 /// Merges runs of the same catalogue on different columns (CI runs one job per column) into
-/// one matrix: columns in the order first seen, `ours` first; cases in the order first seen;
+/// one matrix: `ours` first, then the reference columns newest first; cases in the order first seen;
 /// the elapsed time of the longest run, since the jobs ran side by side. A column that two
 /// runs both report is refused: the merge would have to pick one.
 pub fn merge(parts: Vec<Matrix>) -> Result<Matrix, String> {
@@ -414,7 +414,17 @@ pub fn merge(parts: Vec<Matrix>) -> Result<Matrix, String> {
             }
         }
     }
-    columns.sort_by_key(|c| c.name != OURS);
+    // Ours first, then the reference columns newest first, as a single run orders them.
+    columns.sort_by_key(|c| {
+        (
+            c.name != OURS,
+            std::cmp::Reverse(
+                c.upstream
+                    .as_deref()
+                    .and_then(|v| semver::Version::parse(v).ok()),
+            ),
+        )
+    });
     let mut cases: Vec<Row> = rows.into_values().collect();
     for row in &mut cases {
         let mut ordered = IndexMap::new();

@@ -115,9 +115,9 @@ fn report(column: &str, cells: &[(&str, &str)]) -> Value {
 #[test]
 fn per_column_reports_merge_into_one_matrix() {
     let parts = [
-        report("reference@0.5.6", &[("a/one", "pass"), ("a/two", "diff")]),
-        report(OURS, &[("a/one", "pass"), ("a/two", "pass")]),
         report("reference@0.3.4", &[("a/one", "skip"), ("a/two", "pass")]),
+        report(OURS, &[("a/one", "pass"), ("a/two", "pass")]),
+        report("reference@0.5.6", &[("a/one", "pass"), ("a/two", "diff")]),
     ];
     let parts: Vec<_> = parts
         .iter()
@@ -145,5 +145,27 @@ fn a_column_in_two_reports_is_refused() {
         matrix::from_report(&bad)
             .unwrap_err()
             .contains("unknown status")
+    );
+}
+
+#[test]
+fn skipped_cells_that_pass_are_listed_as_stale_annotations() {
+    let report = json!({
+        "columns": [{"name": "reference@0.3.8", "upstream": "0.3.8"}],
+        "cases": [
+            {"id": "a/stale", "file": "cases/a.yaml", "line": 7, "cells": {"reference@0.3.8":
+                {"status": "skip", "stale_skip": true, "reason": "skip_on <0.4.0: gone"}}},
+            {"id": "a/holds", "file": "cases/a.yaml", "line": 9, "cells": {"reference@0.3.8":
+                {"status": "skip", "stale_skip": false, "reason": "skip_on <0.4.0: real"}}},
+        ],
+    });
+    let stale = matrix::stale_skips(&matrix::from_report(&report).unwrap());
+    assert_eq!(
+        stale,
+        vec![(
+            "a/stale (cases/a.yaml:7)".to_string(),
+            "reference@0.3.8".to_string(),
+            "skip_on <0.4.0: gone".to_string()
+        )]
     );
 }
