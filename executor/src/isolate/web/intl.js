@@ -30,8 +30,10 @@
     });
   };
 
-  // Decimal digits of |x| as [digits, pointPosition] from the shortest round-trip form.
+  // Decimal digits of |x| as [digits, pointPosition] (value 0.d1d2… × 10^point) from the
+  // shortest round-trip form, as ICU reads a double; null for zero.
   const decimal = (x) => {
+    if (x === 0) return null;
     const [m, e] = Math.abs(x).toExponential().split("e");
     return [m.replace(".", ""), Number(e) + 1];
   };
@@ -50,12 +52,12 @@
     return [head === "" ? "0" : head, head === "" ? 1 : point];
   };
   // A non-negative finite number as integer and fraction strings under the digit options.
-  const digitsOf = (x, o) => {
-    if (x === 0) {
+  const digitsOf = (dec, o) => {
+    if (dec === null) {
       const frac = o.sig ? "0".repeat(Math.max(0, o.minSig - 1)) : "0".repeat(o.minFrac);
       return ["0", frac];
     }
-    let [digits, point] = decimal(x);
+    let [digits, point] = dec;
     let minFrac = o.minFrac;
     if (o.sig) {
       [digits, point] = roundAt(digits, point, o.maxSig);
@@ -139,49 +141,44 @@
       const { r, compactDefault } = numberFormats.get(this);
       const parts = [];
       const isBig = typeof value === "bigint";
-      let x = isBig ? Number(value) : Number(value);
+      const x = Number(value);
       const negative = isBig ? value < 0n : (x < 0 || Object.is(x, -0));
-      if (r.style === "percent") x = x * 100;
       const abs = Math.abs(x);
-      const sign = () => {
-        const zero = abs === 0;
-        const d = r.signDisplay;
-        if (negative && d !== "never" && !(d === "exceptZero" && zero) && !(d === "negative" && zero)) return "-";
-        if (!negative && (d === "always" || (d === "exceptZero" && !zero))) return "+";
-        if (negative && d === "always") return "-";
-        return "";
-      };
       let number = [];
-      let exponent = null, compact = null;
-      if (Number.isNaN(x)) number.push({ type: "nan", value: "NaN" });
-      else if (!Number.isFinite(x)) number.push({ type: "infinity", value: "∞" });
+      let exponent = null, compact = null, zero = true;
+      if (Number.isNaN(x)) { number.push({ type: "nan", value: "NaN" }); zero = false; }
+      else if (!Number.isFinite(x)) { number.push({ type: "infinity", value: "∞" }); zero = false; }
       else {
-        let scaled = abs;
+        let dec = decimal(abs);
+        if (dec !== null && r.style === "percent") dec = [dec[0], dec[1] + 2];
         const digitOpts = r.minimumSignificantDigits !== undefined
           ? { sig: true, minSig: r.minimumSignificantDigits, maxSig: r.maximumSignificantDigits }
           : { minFrac: r.minimumFractionDigits, maxFrac: r.maximumFractionDigits };
         let ip, fp;
         if (r.notation === "scientific" || r.notation === "engineering") {
-          let e = abs === 0 ? 0 : Math.floor(Math.log10(abs));
-          if (r.notation === "engineering") e = Math.floor(e / 3) * 3;
-          scaled = abs / 10 ** e;
-          [ip, fp] = digitsOf(scaled, digitOpts);
-          if (ip.length > (r.notation === "engineering" ? 3 : 1)) { e += r.notation === "engineering" ? 3 : 1; [ip, fp] = digitsOf(abs / 10 ** e, digitOpts); }
+          const step = r.notation === "engineering" ? 3 : 1;
+          let e = dec === null ? 0 : Math.floor((dec[1] - 1) / step) * step;
+          const at = (e) => digitsOf(dec === null ? null : [dec[0], dec[1] - e], digitOpts);
+          [ip, fp] = at(e);
+          if (ip.length > step) { e += step; [ip, fp] = at(e); }
           exponent = e;
         } else if (r.notation === "compact") {
-          const fit = (v) => {
-            const k = v < 1000 ? 0 : Math.min(4, Math.floor(Math.log10(v) / 3));
-            const s = v / 10 ** (3 * k);
-            const d = compactDefault ? (s < 100 && !(k === 0 && s >= 1 && Number.isInteger(s)) ? { sig: true, minSig: 1, maxSig: 2 } : { minFrac: 0, maxFrac: 0 }) : digitOpts;
-            return [k, digitsOf(s, d)];
+          const fit = (dec) => {
+            const k = dec === null || dec[1] <= 3 ? 0 : Math.min(4, Math.floor((dec[1] - 1) / 3));
+            const scaled = dec === null ? null : [dec[0], dec[1] - 3 * k];
+            const integer = scaled === null || scaled[0].length <= scaled[1];
+            const small = scaled !== null && scaled[1] <= 2;
+            const d = compactDefault ? (small && !(k === 0 && integer) ? { sig: true, minSig: 1, maxSig: 2 } : { minFrac: 0, maxFrac: 0 }) : digitOpts;
+            return [k, digitsOf(scaled, d)];
           };
-          let [k, d] = fit(abs);
-          if (d[0].length > 3 && k < 4) [k, d] = fit(Number(d[0]) * 10 ** (3 * k));
+          let [k, d] = fit(dec);
+          if (d[0].length > 3 && k < 4) [k, d] = fit([d[0].replace(/^0+/, "") + d[1], d[0].length + 3 * k]);
           [ip, fp] = d;
           if (k > 0) compact = r.compactDisplay === "long" ? [" thousand", " million", " billion", " trillion"][k - 1] : ["K", "M", "B", "T"][k - 1];
         } else {
-          [ip, fp] = isBig ? [(negative ? -value : value).toString(), "0".repeat(r.minimumFractionDigits ?? 0)] : digitsOf(abs, digitOpts);
+          [ip, fp] = isBig ? [(negative ? -value : value).toString(), "0".repeat(r.minimumFractionDigits ?? 0)] : digitsOf(dec, digitOpts);
         }
+        zero = /^0*$/.test(ip + fp);
         if (ip.length < r.minimumIntegerDigits) ip = "0".repeat(r.minimumIntegerDigits - ip.length) + ip;
         const grouped = r.useGrouping === false ? ip : r.useGrouping === "min2" && ip.length < 5 ? ip : group(ip);
         grouped.split(",").forEach((g, i) => {
@@ -195,6 +192,15 @@
           else number.push({ type: "compact", value: compact });
         }
       }
+      const sign = () => {
+        switch (r.signDisplay) {
+          case "never": return "";
+          case "always": return negative ? "-" : "+";
+          case "exceptZero": return zero ? "" : negative ? "-" : "+";
+          case "negative": return negative && !zero ? "-" : "";
+          default: return negative ? "-" : "";
+        }
+      };
       const s = sign();
       const accounting = r.style === "currency" && r.currencySign === "accounting" && s === "-";
       if (accounting) parts.push({ type: "literal", value: "(" });
@@ -306,7 +312,9 @@
       const P = [];
       const lit = (v) => P.push({ type: "literal", value: v });
       const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
-      const year = f.year === "2-digit" ? two(Y % 100) : String(Y);
+      // Without an era, years before 1 count back from 1 BC, as ICU prints them.
+      const shownYear = Y > 0 ? Y : 1 - Y;
+      const year = f.year === "2-digit" ? two(shownYear % 100) : String(shownYear);
       const day = f.day === "2-digit" ? two(D) : String(D);
       const monthText = f.month === "long" ? MONTHS[M] : f.month === "short" ? MONTHS[M].slice(0, 3) : f.month === "narrow" ? MONTHS[M][0] : null;
       const weekday = f.weekday === "long" ? DAYS[W] : f.weekday === "short" ? DAYS[W].slice(0, 3) : f.weekday === "narrow" ? DAYS[W][0] : null;
@@ -333,11 +341,11 @@
       const hasTime = f.hour || f.minute || f.second;
       if (hasTime) {
         const onlyWeekday = f.weekday && !f.year && !f.month && !f.day;
-        if (hasDate) lit(dateStyle === "full" || dateStyle === "long" ? " at " : onlyWeekday && f.hour ? " " : ", ");
+        if (hasDate) lit(dateStyle === "full" || dateStyle === "long" || f.month === "long" ? " at " : onlyWeekday && f.hour ? " " : ", ");
         const H = d.getUTCHours();
         const h = hour12 ? (H % 12 === 0 ? 12 : H % 12) : H;
         const seq = [];
-        if (f.hour) seq.push({ type: "hour", value: f.hour === "2-digit" || (!hour12 && (f.minute || f.second)) ? two(h) : String(h) });
+        if (f.hour) seq.push({ type: "hour", value: f.hour === "2-digit" || !hour12 ? two(h) : String(h) });
         if (f.minute) seq.push({ type: "minute", value: f.hour || f.second ? two(d.getUTCMinutes()) : String(d.getUTCMinutes()) });
         if (f.second) seq.push({ type: "second", value: f.minute ? two(d.getUTCSeconds()) : String(d.getUTCSeconds()) });
         seq.forEach((p, i) => { if (i > 0) lit(":"); P.push(p); });
