@@ -62,6 +62,10 @@ pub async fn columns(root: &Path, add: Option<String>, json: bool) -> Result<Exi
         } else {
             parse_version(&add)?
         };
+        if let Some(column) = configured.iter().find(|c| c.version() == version) {
+            println!("{version} is already a column: {}", column.name);
+            return Ok(ExitCode::SUCCESS);
+        }
         let root = root.to_path_buf();
         let added = tokio::task::spawn_blocking(move || {
             releases::add(&root, &version, &published, &configured)
