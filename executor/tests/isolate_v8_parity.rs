@@ -301,3 +301,23 @@ async fn a_caught_call_of_a_missing_member_names_its_callee() {
         ])
     );
 }
+
+#[tokio::test]
+async fn built_ins_and_their_stand_ins_print_as_v8_prints_them() {
+    let outcome = run(
+        "async () => [JSON.parse, Function, Math.max, function f() {}.bind(null), eval, \
+         (x) => x + 1].map(String)",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "function parse() { [native code] }",
+            "function Function() { [native code] }",
+            "function max() { [native code] }",
+            "function () { [native code] }",
+            "function eval() { [native code] }",
+            "(x) => x + 1",
+        ])
+    );
+}

@@ -347,6 +347,30 @@
   // An accessor over the context's slot: assignment, not defineProperty, reaches the slot.
   Error.prepareStackTrace = prepareStackTrace;
 
+  // Function source text as V8 prints it: built-ins as `function name() { [native code] }`
+  // on one line, and the wrappers above as the built-ins they stand in for.
+  const functionToString = Function.prototype.toString;
+  const standIns = new WeakMap();
+  const quickjsNative = /^function (.*)\(\) \{\n {4}\[native code\]\n\}$/;
+  const functionText = {
+    toString() {
+      if (standIns.has(this)) return `function ${standIns.get(this)}() { [native code] }`;
+      const text = functionToString.call(this);
+      const native = quickjsNative.exec(text);
+      if (native === null) return text;
+      return native[1].startsWith("bound ") ? "function () { [native code] }" : `function ${native[1]}() { [native code] }`;
+    },
+  };
+  Object.defineProperty(Function.prototype, "toString", { value: functionText.toString, writable: true, configurable: true, enumerable: false });
+  for (const [fn, name] of [[functionText.toString, "toString"], [json.parse, "parse"], [json.stringify, "stringify"],
+    [dates.toString, "toString"], [dates.toTimeString, "toTimeString"], [evaluators.eval, "eval"]]) {
+    standIns.set(fn, name);
+  }
+  for (const proto of [Function.prototype, getPrototypeOf(async function () {}),
+    getPrototypeOf(function* () {}), getPrototypeOf(async function* () {})]) {
+    standIns.set(proto.constructor, proto.constructor.name);
+  }
+
   // Outbound is blocked, with the reference's text.
   globalThis.fetch = async () => {
     throw new Error("This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.");
