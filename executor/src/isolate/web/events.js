@@ -8,7 +8,7 @@
 
   class Event {
     constructor(type, init = {}) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': constructor parameter 1 is not of type 'string'.");
       state.set(this, {
         type: String(type),
         bubbles: !!(init && init.bubbles),
@@ -85,12 +85,13 @@
         for (const entry of [...list]) {
           if (entry.removed) continue;
           if (entry.once) this.removeEventListener(s.type, entry.listener, entry.capture);
+          // As workerd: a listener's exception leaves dispatchEvent at once.
           try {
             if (typeof entry.listener === "function") entry.listener.call(this, event);
             else if (entry.listener && typeof entry.listener.handleEvent === "function") entry.listener.handleEvent(event);
           } catch (e) {
-            const report = globalThis.reportError;
-            if (typeof report === "function") report(e);
+            s.current = null; s.phase = 0;
+            throw e;
           }
           if (s.immediate) break;
         }

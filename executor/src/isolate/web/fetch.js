@@ -14,7 +14,11 @@
   // Headers: lower-cased names, sorted on iteration, set-cookie kept apart.
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const headerLists = new WeakMap();
-  const normalizeValue = (v) => String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  const normalizeValue = (v) => {
+    const value = String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+    if (/[\0\r\n]/.test(value)) throw new TypeError("Invalid header value.");
+    return value;
+  };
   const checkName = (name) => {
     name = String(name);
     if (!TOKEN.test(name)) throw new TypeError("Invalid header name.");
@@ -218,7 +222,7 @@
   };
   const consume = async (self) => {
     const b = bodies.get(self);
-    if (b.used) throw new TypeError("Body has already been used. It can only be used once. Use tee() first if you need to read it twice.");
+    if (b.used || (b.stream !== null && streamsOf().isDisturbed(b.stream))) throw new TypeError("Body has already been used. It can only be used once. Use tee() first if you need to read it twice.");
     b.used = true;
     if (b.stream) {
       const chunks = [];
@@ -236,7 +240,7 @@
       b.stream = bytesStream(b.bytes);
       return b.stream;
     }
-    get bodyUsed() { return bodies.get(this).used; }
+    get bodyUsed() { const b = bodies.get(this); return b.used || (b.stream !== null && streamsOf().isDisturbed(b.stream)); }
     async arrayBuffer() { return (await consume(this)).slice().buffer; }
     async bytes() { return (await consume(this)).slice(); }
     async text() { return decode(await consume(this)); }

@@ -55,7 +55,7 @@
   function clearImmediate(id) { clearTimeout(id); }
   function reportError(error) {
     const { ErrorEvent } = use("events");
-    target.dispatchEvent(new ErrorEvent("error", { error, message: String(error && error.message !== undefined ? error.message : error) }));
+    target.dispatchEvent(new ErrorEvent("error", { error, message: "Uncaught " + String(error) }));
   }
 
   return {

@@ -142,6 +142,7 @@
   }
   tag(ReadableStream, "ReadableStream");
   const cancelStream = (s, reason) => {
+    s.disturbed = true;
     if (s.state === "closed") return Promise.resolve();
     if (s.state === "errored") return Promise.reject(s.storedError);
     s.queue = [];
@@ -179,6 +180,7 @@
       const r = readers.get(this);
       const s = r.stream;
       if (s === null) return Promise.reject(new TypeError("This ReadableStreamDefaultReader has been released."));
+      s.disturbed = true;
       if (s.queue.length > 0) {
         const value = s.queue.shift();
         if (s.closeRequested && s.queue.length === 0) finishClose(s);
@@ -373,11 +375,12 @@
   tag(TextDecoderStream, "TextDecoderStream");
 
   const isReadableStream = (v) => streams.has(v);
+  const isDisturbed = (v) => streams.has(v) && streams.get(v).disturbed === true;
   return {
     ReadableStream, ReadableStreamDefaultReader, ReadableStreamDefaultController, ReadableStreamBYOBReader,
     ReadableStreamBYOBRequest, ReadableByteStreamController, WritableStream, WritableStreamDefaultWriter,
     WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, ByteLengthQueuingStrategy,
     CountQueuingStrategy, IdentityTransformStream, FixedLengthStream, TextEncoderStream, TextDecoderStream,
-    isReadableStream,
+    isReadableStream, isDisturbed,
   };
 })

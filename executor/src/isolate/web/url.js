@@ -90,7 +90,7 @@
 
   class URL {
     constructor(url, base) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': constructor parameter 1 is not of type 'USVString'.");
       const p = native.urlParse(String(url), base === undefined ? undefined : String(base));
       if (p === undefined || p === null) throw new TypeError("Invalid URL string.");
       parts.set(this, p);
