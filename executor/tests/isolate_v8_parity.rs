@@ -321,3 +321,20 @@ async fn built_ins_and_their_stand_ins_print_as_v8_prints_them() {
         ])
     );
 }
+
+#[tokio::test]
+async fn the_stack_hook_stays_the_programs_own() {
+    let outcome = run(
+        "async () => { const before = typeof Error.prepareStackTrace; \
+         Error.prepareStackTrace = (e, sites) => 'custom ' + e.message + ' ' + typeof sites[0].getLineNumber; \
+         let stack; try { null.y } catch (e) { stack = e.stack } return [before, stack] }",
+    )
+    .await;
+    assert_eq!(
+        outcome.result,
+        strings(&[
+            "undefined",
+            "custom Cannot read properties of null (reading 'y') function",
+        ])
+    );
+}

@@ -342,10 +342,21 @@
       const at = `${file}:${site.getLineNumber()}:${site.getColumnNumber()}`;
       frames.push(fn ? `    at ${fn} (${at})` : `    at ${at}`);
     }
+    // A program's own hook (V8's API) still formats the stack, after the translation.
+    if (typeof programPrepareStackTrace === "function") return programPrepareStackTrace(error, callsites);
     return [head, ...frames].join("\n");
   };
-  // An accessor over the context's slot: assignment, not defineProperty, reaches the slot.
+  // QuickJS keeps the hook in a slot behind an accessor: assignment fills the slot, then
+  // the accessor is replaced so the program sees and sets only its own hook, undefined at
+  // first as on V8.
+  let programPrepareStackTrace;
   Error.prepareStackTrace = prepareStackTrace;
+  Object.defineProperty(Error, "prepareStackTrace", {
+    get() { return programPrepareStackTrace; },
+    set(value) { programPrepareStackTrace = value; },
+    enumerable: false,
+    configurable: true,
+  });
 
   // Function source text as V8 prints it: built-ins as `function name() { [native code] }`
   // on one line, and the wrappers above as the built-ins they stand in for.
