@@ -1,8 +1,10 @@
 //! What the Web globals cost a run. Prints medians.
 //!
-//! Run with `cargo bench -p codemode-executor --bench web`. "sandbox creation" is a trivial
-//! program (a fresh sandbox with every global installed, none touched); "every Web global
-//! touched" reads each lazily installed global once, which loads every concept's source.
+//! Run with `cargo bench -p codemode-executor --bench web`. "trivial program" runs in a fresh
+//! sandbox with every global installed and none touched (workers prepare the next sandbox
+//! while idle; `cargo test --release -p codemode-executor --lib web::tests -- --nocapture`
+//! prints the creation time itself); "every Web global touched" reads each lazily installed
+//! global once, which loads every concept's source.
 
 use std::time::{Duration, Instant};
 
@@ -49,7 +51,7 @@ fn main() {
             ..IsolateOptions::default()
         });
         time_runs(&executor, "warm-up", "async () => 1", 100).await;
-        time_runs(&executor, "sandbox creation (trivial program)", "async () => 1", 2000).await;
+        time_runs(&executor, "trivial program", "async () => 1", 2000).await;
         time_runs(&executor, "every Web global touched", TOUCH_ALL, 500).await;
         if std::env::var_os("WEB_BENCH_CONCEPTS").is_some() {
             for name in ["Event", "AbortSignal", "URL", "TextEncoder", "crypto", "ReadableStream", "Response", "Intl", "structuredClone", "navigator"] {
