@@ -127,6 +127,7 @@ pub(crate) static SOURCES: [Concept; 10] = [
             "addEventListener",
             "removeEventListener",
             "dispatchEvent",
+            "process",
         ],
     },
 ];

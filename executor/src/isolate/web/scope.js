@@ -58,8 +58,22 @@
     target.dispatchEvent(new ErrorEvent("error", { error, message: "Uncaught " + String(error) }));
   }
 
+  // The minimal `process` Workers exposes: an empty env, nextTick, the platform. No Node.js
+  // built-in modules exist here, so getBuiltinModule finds none.
+  const process = {
+    nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
+    env: {},
+    exit(code) { throw new Error(`process.exit(${code === undefined ? "" : code}) is not supported in this sandbox.`); },
+    getBuiltinModule(name) { void name; return undefined; },
+    platform: "linux",
+    features: {
+      cached_builtins: true, debug: false, inspector: false, ipv6: true, openssl_is_boringssl: true, require_module: false,
+      tls: true, tls_alpn: true, tls_ocsp: true, tls_sni: true, typescript: false, uv: true,
+    },
+  };
+
   return {
-    navigator, Navigator, scheduler: new Scheduler(creating), setImmediate, clearImmediate, reportError,
+    navigator, Navigator, process, scheduler: new Scheduler(creating), setImmediate, clearImmediate, reportError,
     self: globalThis, global: globalThis, origin: "null", WorkerGlobalScope, ServiceWorkerGlobalScope,
     constructor: ServiceWorkerGlobalScope, addEventListener, removeEventListener, dispatchEvent,
   };
