@@ -1,6 +1,7 @@
-// Intl for en-US: NumberFormat, DateTimeFormat (UTC), PluralRules, Collator,
+// Intl for en-US: NumberFormat, DateTimeFormat (UTC and common zones), PluralRules, Collator,
 // RelativeTimeFormat, ListFormat, and the locale methods of Number, BigInt, Date and String.
-// Every locale formats as en-US, and only the UTC time zone is known (the Workers default).
+// Every locale formats as en-US. Time zones: UTC (the Workers default), Etc/GMT±h and a
+// table of common zones with their current daylight saving rules (see ZONES).
 (function (native, use) {
   "use strict";
   const define = Object.defineProperty;
@@ -239,6 +240,97 @@
   const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
   const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
   const UTC_ZONES = ["UTC", "ETC/UTC", "GMT", "ETC/GMT", "ETC/UCT", "UCT", "ETC/ZULU", "ZULU", "ETC/UNIVERSAL", "UNIVERSAL"];
+  // Time zones beyond UTC: [canonical name, standard offset in minutes, DST rule, first year
+  // the rule holds, short names, long names]. The rules are the current ones (US since 2007,
+  // EU since 1996, Australia and New Zealand since 2008); an instant before a zone's first
+  // year is refused rather than printed with the wrong offset. A short name of null prints
+  // as GMT±h[:mm].
+  const US = (std, dst, long) => [[std, dst], [`${long} Standard Time`, `${long} Daylight Time`]];
+  const CET = [null, ["Central European Standard Time", "Central European Summer Time"]];
+  const EET = [null, ["Eastern European Standard Time", "Eastern European Summer Time"]];
+  const fixed = (long) => [null, [long, long]];
+  const ZONES = {};
+  for (const [names, offset, rule, since, [short, long]] of [
+    [["America/New_York", "US/Eastern", "America/Toronto"], -300, "us", 2007, US("EST", "EDT", "Eastern")],
+    [["America/Chicago", "US/Central"], -360, "us", 2007, US("CST", "CDT", "Central")],
+    [["America/Denver", "US/Mountain"], -420, "us", 2007, US("MST", "MDT", "Mountain")],
+    [["America/Phoenix", "US/Arizona"], -420, null, 1968, US("MST", "MST", "Mountain")],
+    [["America/Los_Angeles", "US/Pacific", "America/Vancouver"], -480, "us", 2007, US("PST", "PDT", "Pacific")],
+    [["America/Anchorage", "US/Alaska"], -540, "us", 2007, US("AKST", "AKDT", "Alaska")],
+    [["Pacific/Honolulu", "US/Hawaii"], -600, null, 1947, [["HST", "HST"], ["Hawaii-Aleutian Standard Time", "Hawaii-Aleutian Standard Time"]]],
+    [["America/Mexico_City"], -360, null, 2023, US("CST", "CST", "Central")],
+    [["America/Sao_Paulo"], -180, null, 2020, fixed("Brasilia Standard Time")],
+    [["America/Buenos_Aires", "America/Argentina/Buenos_Aires"], -180, null, 2010, fixed("Argentina Standard Time")],
+    [["America/Bogota"], -300, null, 1994, fixed("Colombia Standard Time")],
+    [["Europe/London"], 0, "eu", 1996, [["GMT", null], ["Greenwich Mean Time", "British Summer Time"]]],
+    [["Europe/Dublin"], 0, "eu", 1996, [["GMT", null], ["Greenwich Mean Time", "Irish Standard Time"]]],
+    [["Europe/Lisbon"], 0, "eu", 1996, [null, ["Western European Standard Time", "Western European Summer Time"]]],
+    [["Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome", "Europe/Amsterdam", "Europe/Zurich", "Europe/Stockholm", "Europe/Warsaw", "Europe/Brussels", "Europe/Vienna", "Europe/Oslo", "Europe/Copenhagen", "Europe/Prague", "Europe/Budapest"], 60, "eu", 1996, CET],
+    [["Europe/Athens", "Europe/Helsinki", "Europe/Kiev", "Europe/Kyiv", "Europe/Bucharest", "Europe/Sofia"], 120, "eu", 1996, EET],
+    [["Europe/Istanbul"], 180, null, 2017, fixed("Türkiye Standard Time")],
+    [["Europe/Moscow"], 180, null, 2015, fixed("Moscow Standard Time")],
+    [["Asia/Dubai"], 240, null, 1970, fixed("Gulf Standard Time")],
+    [["Asia/Karachi"], 300, null, 2010, fixed("Pakistan Standard Time")],
+    [["Asia/Calcutta", "Asia/Kolkata"], 330, null, 1946, fixed("India Standard Time")],
+    [["Asia/Bangkok"], 420, null, 1920, fixed("Indochina Time")],
+    [["Asia/Jakarta"], 420, null, 1964, fixed("Western Indonesia Time")],
+    [["Asia/Shanghai"], 480, null, 1992, fixed("China Standard Time")],
+    [["Asia/Hong_Kong"], 480, null, 1980, fixed("Hong Kong Standard Time")],
+    [["Asia/Singapore"], 480, null, 1982, fixed("Singapore Standard Time")],
+    [["Asia/Taipei"], 480, null, 1980, fixed("Taiwan Standard Time")],
+    [["Asia/Tokyo"], 540, null, 1952, fixed("Japan Standard Time")],
+    [["Asia/Seoul"], 540, null, 1989, fixed("Korean Standard Time")],
+    [["Australia/Perth"], 480, null, 2010, fixed("Australian Western Standard Time")],
+    [["Australia/Brisbane"], 600, null, 1993, fixed("Australian Eastern Standard Time")],
+    [["Australia/Sydney", "Australia/Melbourne"], 600, "au", 2008, [null, ["Australian Eastern Standard Time", "Australian Eastern Daylight Time"]]],
+    [["Pacific/Auckland"], 720, "nz", 2008, [null, ["New Zealand Standard Time", "New Zealand Daylight Time"]]],
+    [["Africa/Johannesburg"], 120, null, 1944, fixed("South Africa Standard Time")],
+    [["Africa/Lagos"], 60, null, 1920, fixed("West Africa Time")],
+  ]) {
+    // ICU's canonical names: US/* aliases resolve to the first name; these renames keep the
+    // old name.
+    const RENAMED = { "Asia/Kolkata": "Asia/Calcutta", "Europe/Kyiv": "Europe/Kiev", "America/Argentina/Buenos_Aires": "America/Buenos_Aires" };
+    for (const name of names) {
+      const canonical = name.startsWith("US/") ? names[0] : RENAMED[name] ?? name;
+      ZONES[name.toUpperCase()] = { name: canonical, offset, rule, since, short, long };
+    }
+  }
+  const sunday = (year, month, n) => {
+    const first = (7 - new Date(Date.UTC(year, month, 1)).getUTCDay()) % 7 + 1;
+    if (n > 0) return first + 7 * (n - 1);
+    const days = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    return first + 7 * Math.floor((days - first) / 7);
+  };
+  const isDst = (zone, t) => {
+    const year = new Date(t).getUTCFullYear();
+    const at = (month, day, hour, offset) => Date.UTC(year, month, day, hour) - offset * 60000;
+    const std = zone.offset, dst = zone.offset + 60;
+    switch (zone.rule) {
+      case "us": return t >= at(2, sunday(year, 2, 2), 2, std) && t < at(10, sunday(year, 10, 1), 2, dst);
+      case "eu": return t >= at(2, sunday(year, 2, -1), 1, 0) && t < at(9, sunday(year, 9, -1), 1, 0);
+      case "au": return t >= at(9, sunday(year, 9, 1), 2, std) || t < at(3, sunday(year, 3, 1), 3, dst);
+      case "nz": return t >= at(8, sunday(year, 8, -1), 2, std) || t < at(3, sunday(year, 3, 1), 3, dst);
+      default: return false;
+    }
+  };
+  const gmt = (minutes, long) => {
+    const sign = minutes < 0 ? "-" : "+", a = Math.abs(minutes), h = Math.floor(a / 60), m = a % 60;
+    if (long) return minutes === 0 ? "GMT" : `GMT${sign}${two(h)}:${two(m)}`;
+    return minutes === 0 ? "GMT" : `GMT${sign}${h}${m ? ":" + two(m) : ""}`;
+  };
+  // The zone a timeZone option names: UTC (null), a fixed Etc/GMT±h, or a ZONES entry.
+  const zoneOf = (text) => {
+    const upper = text.toUpperCase();
+    if (UTC_ZONES.includes(upper)) return null;
+    const etc = /^ETC\/GMT([+-])(\d{1,2})$/.exec(upper);
+    if (etc && Number(etc[2]) <= 14) {
+      const offset = (etc[1] === "+" ? -60 : 60) * Number(etc[2]);
+      return { name: `Etc/GMT${etc[1]}${Number(etc[2])}`, offset, rule: null, since: -271821, short: [null, null], long: [gmt(offset, true), gmt(offset, true)] };
+    }
+    const zone = ZONES[upper];
+    if (zone === undefined) throw new RangeError(`Time zone ${text} is not known in this sandbox (it knows UTC, Etc/GMT±h and ${Object.keys(ZONES).length} common zones).`);
+    return zone;
+  };
   const FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
   const dateFormats = new WeakMap();
   const two = (n) => String(n).padStart(2, "0");
@@ -246,11 +338,8 @@
     constructor(locales, options, defaults = "date") {
       canonical(locales);
       const o = options === undefined ? {} : Object(options);
-      const zone = o.timeZone === undefined ? "UTC" : String(o.timeZone);
-      if (!UTC_ZONES.includes(zone.toUpperCase())) {
-        throw new RangeError(`Time zone ${zone} is not supported in this sandbox: only UTC is.`);
-      }
-      const r = { locale: LOCALE, calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" };
+      const zone = zoneOf(o.timeZone === undefined ? "UTC" : String(o.timeZone));
+      const r = { locale: LOCALE, calendar: "gregory", numberingSystem: "latn", timeZone: zone === null ? "UTC" : zone.name };
       const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined);
       const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined);
       const f = {};
@@ -281,7 +370,7 @@
       let hour12 = o.hour12 === undefined ? undefined : !!o.hour12;
       const hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined);
       if (hour12 === undefined) hour12 = hourCycle === undefined ? true : hourCycle === "h11" || hourCycle === "h12";
-      dateFormats.set(this, { r, f, dateStyle, timeStyle, hour12 });
+      dateFormats.set(this, { r, f, dateStyle, timeStyle, hour12, zone });
       if (f.hour !== undefined || timeStyle !== undefined) { r.hourCycle = hour12 ? "h12" : "h23"; r.hour12 = hour12; }
       for (const k of FIELDS) if (f[k] !== undefined) r[k] = f[k];
       if (dateStyle) r.dateStyle = dateStyle;
@@ -295,8 +384,13 @@
     formatToParts(date) {
       const t = date === undefined ? Date.now() : Number(date instanceof Date ? date.getTime() : date);
       if (!Number.isFinite(t)) throw new RangeError("Invalid time value");
-      const d = new Date(t);
-      const { f: given, dateStyle, timeStyle, hour12 } = dateFormats.get(this);
+      const { f: given, dateStyle, timeStyle, hour12, zone } = dateFormats.get(this);
+      const dst = zone !== null && isDst(zone, t);
+      const offset = zone === null ? 0 : zone.offset + (dst ? 60 : 0);
+      const d = new Date(t + offset * 60000);
+      if (zone !== null && d.getUTCFullYear() < zone.since) {
+        throw new RangeError(`Time zone ${zone.name} is only known from ${zone.since} on in this sandbox.`);
+      }
       let f = given;
       if (dateStyle || timeStyle) {
         f = {};
@@ -353,7 +447,18 @@
         if (hour12 && f.hour) { lit(" "); P.push({ type: "dayPeriod", value: H < 12 ? "AM" : "PM" }); }
       }
       if (f.era) { lit(" "); P.push({ type: "era", value: f.era === "long" ? (Y > 0 ? "Anno Domini" : "Before Christ") : f.era === "narrow" ? (Y > 0 ? "A" : "B") : (Y > 0 ? "AD" : "BC") }); }
-      if (f.timeZoneName) { lit(" "); P.push({ type: "timeZoneName", value: f.timeZoneName === "long" ? "Coordinated Universal Time" : "UTC" }); }
+      if (f.timeZoneName) {
+        let name;
+        const kind = f.timeZoneName;
+        if (zone === null) name = kind === "long" ? "Coordinated Universal Time" : kind === "longOffset" ? "GMT" : kind === "shortOffset" ? "GMT" : "UTC";
+        else if (kind === "long") name = zone.long[dst ? 1 : 0];
+        else if (kind === "short") name = (zone.short && zone.short[dst ? 1 : 0]) ?? (zone.name === "Europe/Lisbon" && offset === 0 ? "GMT+0" : gmt(offset, false));
+        else if (kind === "shortOffset") name = gmt(offset, false);
+        else if (kind === "longOffset") name = gmt(offset, true);
+        else throw new RangeError(`timeZoneName "${kind}" is not supported in this sandbox for ${zone.name}.`);
+        lit(" ");
+        P.push({ type: "timeZoneName", value: name });
+      }
       return P;
     }
     resolvedOptions() { return { ...dateFormats.get(this).r }; }
@@ -487,7 +592,7 @@
     define(Intl, k, { value: v, writable: true, configurable: true });
   }
   define(Intl, "getCanonicalLocales", { value: function getCanonicalLocales(l) { return canonical(l); }, writable: true, configurable: true });
-  define(Intl, "supportedValuesOf", { value: function supportedValuesOf(k) { return k === "timeZone" ? ["UTC"] : k === "calendar" ? ["gregory"] : k === "numberingSystem" ? ["latn"] : []; }, writable: true, configurable: true });
+  define(Intl, "supportedValuesOf", { value: function supportedValuesOf(k) { return k === "timeZone" ? [...new Set(Object.values(ZONES).map((z) => z.name))].concat("UTC").sort() : k === "calendar" ? ["gregory"] : k === "numberingSystem" ? ["latn"] : []; }, writable: true, configurable: true });
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
   const thisNumber = (v) => typeof v === "bigint" ? v : typeof v === "object" && v !== null ? v.valueOf() : v;
