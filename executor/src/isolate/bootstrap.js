@@ -6,6 +6,8 @@
   "use strict";
   const TAG = "__codemode_binary_v1__";
   const hasOwn = Object.prototype.hasOwnProperty;
+  const RPC_CARRIED = Symbol.for("codemode.rpc-carried");
+  const carried = (o) => { try { return o[RPC_CARRIED] === true; } catch { return false; } };
   const isError = Error.isError;
   const isView = ArrayBuffer.isView;
   const arrayFrom = Array.from;
@@ -439,6 +441,10 @@
     typeName(o) {
       const proto = getPrototypeOf(o);
       if (proto === ObjectPrototype) return "";
+      // Platform values Workers RPC carries (Headers, Request, Response, Blob, ReadableStream
+      // and their subclasses; their prototypes carry this mark, see isolate/web) cross like
+      // plain objects.
+      if (proto !== null && carried(o)) return "";
       // Workers RPC refuses a null-prototype object as it refuses a class instance.
       if (proto === null) return "Object";
       const ctor = proto.constructor;

@@ -373,6 +373,14 @@
   }
   tag(Request, "Request");
 
+  // Workers RPC carries these across as values (they project as empty objects); bootstrap.js
+  // reads the mark when a result crosses.
+  for (const C of [Headers, Request, Response, Blob]) {
+    define(C.prototype, Symbol.for("codemode.rpc-carried"), { value: true });
+  }
+  // A File is a Blob that does not cross.
+  define(File.prototype, Symbol.for("codemode.rpc-carried"), { value: false });
+
   const BLOCKED = "This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.";
   async function fetch(input, init) {
     new Request(input, init);

@@ -141,6 +141,8 @@
     [Symbol.asyncIterator](options) { return iterate(this, options); }
   }
   tag(ReadableStream, "ReadableStream");
+  // Workers RPC carries a ReadableStream across (see fetch.js).
+  define(ReadableStream.prototype, Symbol.for("codemode.rpc-carried"), { value: true });
   const cancelStream = (s, reason) => {
     s.disturbed = true;
     if (s.state === "closed") return Promise.resolve();
