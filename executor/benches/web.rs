@@ -2,13 +2,13 @@
 //!
 //! Run with `cargo bench -p codemode-executor --bench web`. "trivial program" runs in a fresh
 //! sandbox with every global installed and none touched (workers prepare the next sandbox
-//! while idle; `cargo test --release -p codemode-executor --lib web::tests -- --nocapture`
-//! prints the creation time itself); "every Web global touched" reads each lazily installed
+//! while idle); "creating a sandbox" and "dropping a sandbox" time that preparation itself
+//! (the bound: under 1 ms); "every Web global touched" reads each lazily installed
 //! global once, which loads every concept's source.
 
 use std::time::{Duration, Instant};
 
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions, time_sandboxes};
 use codemode_executor::protocol::{ExecuteRequest, Executor};
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -45,6 +45,14 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    let timings = time_sandboxes(1000).expect("sandboxes");
+    let prepare = median(timings.iter().map(|t| t.0).collect());
+    let dropped = median(timings.iter().map(|t| t.1).collect());
+    println!(
+        "{:<40} median {prepare:>10.1?}",
+        "creating a sandbox (every Web global)"
+    );
+    println!("{:<40} median {dropped:>10.1?}", "dropping a sandbox");
     runtime.block_on(async {
         let executor = IsolateExecutor::new(IsolateOptions {
             workers: 1,

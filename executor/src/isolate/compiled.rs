@@ -15,33 +15,21 @@ use rquickjs::module::WriteOptions;
 use rquickjs::{Context, Ctx, Module, Runtime, Value};
 
 /// One piece of the sandbox's JavaScript: an expression, compiled on first use.
+///
+/// Compiled without its source text and debug information: about half the bytecode to load
+/// per run, and its functions print as native code, as the platform's own do on Workers.
 pub(super) struct InternalScript {
     name: &'static str,
     source: &'static str,
-    /// Compiled without source text and debug information (see [`InternalScript::stripped`]).
-    strip: bool,
     bytecode: OnceLock<Result<Vec<u8>, String>>,
 }
 
 impl InternalScript {
-    /// A script whose `source` is one JavaScript expression, named `name` in stack traces.
-    pub(super) const fn new(name: &'static str, source: &'static str) -> Self {
-        InternalScript {
-            name,
-            source,
-            strip: false,
-            bytecode: OnceLock::new(),
-        }
-    }
-
-    /// Like [`InternalScript::new`], compiled without its source text and debug information:
-    /// about half the bytecode to load per run, and its functions print as native code, as
-    /// the platform's own do on Workers.
+    /// A script whose `source` is one JavaScript expression; `name` names it in errors.
     pub(super) const fn stripped(name: &'static str, source: &'static str) -> Self {
         InternalScript {
             name,
             source,
-            strip: true,
             bytecode: OnceLock::new(),
         }
     }
@@ -53,7 +41,7 @@ impl InternalScript {
     pub(super) fn evaluate<'js>(&self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
         let bytecode = self
             .bytecode
-            .get_or_init(|| compile(self.name, self.source, self.strip))
+            .get_or_init(|| compile(self.name, self.source))
             .as_ref()
             .map_err(|message| rquickjs::Error::new_loading_message(self.name, message))?;
         // SAFETY: the bytes were written by `Module::write` of this same QuickJS build in
@@ -67,7 +55,7 @@ impl InternalScript {
 }
 
 /// The bytecode of `export default (<source>);`, compiled in a runtime of its own.
-fn compile(name: &str, source: &str, strip: bool) -> Result<Vec<u8>, String> {
+fn compile(name: &str, source: &str) -> Result<Vec<u8>, String> {
     let runtime = Runtime::new().map_err(|e| e.to_string())?;
     let context = Context::full(&runtime).map_err(|e| e.to_string())?;
     context.with(|ctx| {
@@ -79,8 +67,8 @@ fn compile(name: &str, source: &str, strip: bool) -> Result<Vec<u8>, String> {
         Module::declare(ctx.clone(), format!("codemode-internal:{name}"), text)
             .and_then(|module| {
                 module.write(WriteOptions {
-                    strip_source: strip,
-                    strip_debug: strip,
+                    strip_source: true,
+                    strip_debug: true,
                     ..WriteOptions::default()
                 })
             })
@@ -95,8 +83,8 @@ fn compile(name: &str, source: &str, strip: bool) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
 
-    static DOUBLE: InternalScript = InternalScript::new("double", "(x) => x * 2;");
-    static BROKEN: InternalScript = InternalScript::new("broken", "(x) => {");
+    static DOUBLE: InternalScript = InternalScript::stripped("double", "(x) => x * 2;");
+    static BROKEN: InternalScript = InternalScript::stripped("broken", "(x) => {");
 
     #[test]
     fn evaluates_the_expression_in_each_fresh_context() {

@@ -41,6 +41,23 @@ use crate::protocol::{ExecuteRequest, Executor, Outcome, Timeout};
 use pool::Pool;
 use run::RunLimits;
 
+/// Prepares and drops `count` sandboxes as a worker does (a fresh runtime and context with
+/// the scope and every Web global installed), returning how long each preparation and each
+/// drop took. For the benchmarks; not part of the stable API.
+#[doc(hidden)]
+pub fn time_sandboxes(count: usize) -> Result<Vec<(Duration, Duration)>, Error> {
+    let mut timings = Vec::with_capacity(count);
+    for _ in 0..count {
+        let started = std::time::Instant::now();
+        let prepared = sandbox::Sandbox::prepare()?;
+        let prepare = started.elapsed();
+        let started = std::time::Instant::now();
+        drop(prepared);
+        timings.push((prepare, started.elapsed()));
+    }
+    Ok(timings)
+}
+
 /// How an [`IsolateExecutor`] is sized and bounded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IsolateOptions {

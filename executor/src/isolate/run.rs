@@ -59,6 +59,7 @@ pub(super) async fn run(
     spawner: Option<Handle>,
     sandbox: Sandbox,
 ) -> (Result<Outcome, Error>, Remains) {
+    sandbox.resume_collection();
     let Sandbox {
         host,
         interrupt,

@@ -23,7 +23,11 @@ use super::memory::{Budget, Meter};
 use super::run::start_failure;
 use crate::Error;
 
-static BOOTSTRAP: InternalScript = InternalScript::new("bootstrap", include_str!("bootstrap.js"));
+static BOOTSTRAP: InternalScript =
+    InternalScript::stripped("bootstrap", include_str!("bootstrap.js"));
+
+/// QuickJS's own initial collection threshold.
+const DEFAULT_GC_THRESHOLD: usize = 256 << 10;
 
 /// The global that holds the object `bootstrap.js` returns (non-enumerable, read-only).
 pub(super) const INTERNAL: &str = "__codemode_internal";
@@ -39,12 +43,23 @@ pub(super) struct Sandbox {
 }
 
 impl Sandbox {
+    /// Collects garbage as QuickJS does by default from now on: once allocation grows by
+    /// half past what the prepared sandbox holds.
+    pub(super) fn resume_collection(&self) {
+        let held = usize::try_from(self.rt.memory_usage().malloc_size).unwrap_or(0);
+        self.rt
+            .set_gc_threshold((held + held / 2).max(DEFAULT_GC_THRESHOLD));
+    }
+
     /// Builds a sandbox. Fails only if QuickJS cannot allocate one or the sandbox's own
     /// JavaScript throws, which is a bug, reported as [`Error::StartFailed`].
     pub(super) fn prepare() -> Result<Sandbox, Error> {
         let internal = |e: rquickjs::Error| Error::Internal(e.to_string());
         let (budget, meter) = Budget::new();
         let rt = Runtime::new_with_alloc(budget).map_err(internal)?;
+        // Everything built here lives as long as the sandbox: collecting while building
+        // finds no garbage. The run sets a threshold when it starts.
+        rt.set_gc_threshold(usize::MAX);
         let interrupt = Interrupt::new();
         let handler = interrupt.clone();
         rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
