@@ -91,6 +91,19 @@ fn main() {
             Duration::from_millis(1),
         )
         .await;
+        let one_each = IsolateExecutor::new(IsolateOptions {
+            prepared_sandboxes: 1,
+            ..IsolateOptions::default()
+        });
+        time_runs(&one_each, "trivial program, stock of one", "async () => 1 + 1", 1000).await;
+        time_runs_apart(
+            &one_each,
+            "trivial program, 1 ms apart, stock of one",
+            "async () => 1 + 1",
+            1000,
+            Duration::from_millis(1),
+        )
+        .await;
         let single = IsolateExecutor::new(IsolateOptions {
             workers: 1,
             ..IsolateOptions::default()

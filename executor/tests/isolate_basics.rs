@@ -439,3 +439,37 @@ async fn a_finished_run_releases_its_sandbox() {
         .await
         .expect("the run's sandbox was never freed");
 }
+
+#[tokio::test]
+async fn every_run_gets_a_sandbox_of_its_own_whatever_the_stock() {
+    // With sandboxes prepared ahead (none asked for means one), a run never sees what an
+    // earlier run set, nor a prototype it patched, nor a sandbox another run used.
+    for prepared_sandboxes in [0, 1, 3] {
+        let executor = IsolateExecutor::new(IsolateOptions {
+            workers: 2,
+            prepared_sandboxes,
+            ..IsolateOptions::default()
+        });
+        for round in 0..12 {
+            let code = format!(
+                "async () => {{ const seen = [typeof leak, typeof Array.prototype.leak]; \
+                 globalThis.leak = {round}; Array.prototype.leak = 1; return seen }}"
+            );
+            let outcome = executor
+                .execute(ExecuteRequest {
+                    code,
+                    ..ExecuteRequest::default()
+                })
+                .await
+                .unwrap();
+            assert_eq!(
+                outcome.result,
+                JsValue::Array(vec![
+                    JsValue::String("undefined".into()),
+                    JsValue::String("undefined".into())
+                ]),
+                "stock {prepared_sandboxes}, round {round}"
+            );
+        }
+    }
+}

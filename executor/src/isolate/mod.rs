@@ -73,6 +73,10 @@ pub struct IsolateOptions {
     pub max_timeout_ms: u64,
     /// The JavaScript stack limit of each run. Default: 1 MiB.
     pub max_stack_bytes: usize,
+    /// How many fresh sandboxes each worker keeps prepared while idle (at least one), so a
+    /// burst of runs starts without waiting for preparation. Each costs a few hundred KiB.
+    /// Default: 4.
+    pub prepared_sandboxes: usize,
 }
 
 impl Default for IsolateOptions {
@@ -85,6 +89,7 @@ impl Default for IsolateOptions {
             default_timeout_ms: 60_000,
             max_timeout_ms: 300_000,
             max_stack_bytes: 1 << 20,
+            prepared_sandboxes: 4,
         }
     }
 }
@@ -105,7 +110,7 @@ impl IsolateExecutor {
     pub fn new(options: IsolateOptions) -> Self {
         let stack = options.max_stack_bytes.saturating_add(8 << 20);
         IsolateExecutor {
-            pool: Pool::start(options.workers, stack),
+            pool: Pool::start(options.workers, stack, options.prepared_sandboxes),
             options,
         }
     }

@@ -1,13 +1,15 @@
 //! The worker pool: a fixed number of threads, each with its own current-thread tokio
 //! runtime, taking runs from one bounded queue, one run at a time per worker.
 //!
-//! A worker answers a run before it frees the run's sandbox, then prepares the sandbox of
-//! its next run while it waits for one (see [`super::sandbox`]).
+//! A worker answers a run before it frees the run's sandbox. While no run is waiting it
+//! prepares sandboxes for the next runs (see [`super::sandbox`]), up to its stock, and only
+//! then blocks on the queue: an idle worker holds its stock and uses no CPU.
 //!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
 //! each worker exits once the queue is drained.
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex};
 
@@ -35,8 +37,9 @@ pub(super) struct Pool {
 }
 
 impl Pool {
-    /// Starts `workers` threads (at least one), each with `stack_bytes` of stack.
-    pub(super) fn start(workers: usize, stack_bytes: usize) -> Pool {
+    /// Starts `workers` threads (at least one), each with `stack_bytes` of stack and a stock
+    /// of `prepared` sandboxes (at least one).
+    pub(super) fn start(workers: usize, stack_bytes: usize, prepared: usize) -> Pool {
         let workers = workers.max(1);
         let (sender, receiver) = mpsc::channel::<Job>(workers * 64);
         let receiver = Arc::new(Mutex::new(receiver));
@@ -45,7 +48,7 @@ impl Pool {
             let spawned = std::thread::Builder::new()
                 .name(format!("codemode-isolate-{index}"))
                 .stack_size(stack_bytes)
-                .spawn(move || worker(receiver));
+                .spawn(move || worker(receiver, prepared.max(1)));
             if spawned.is_err() && index == 0 {
                 // Without a single worker every run would wait forever: refuse instead.
                 return Pool {
@@ -91,28 +94,38 @@ impl Pool {
     }
 }
 
-fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>) {
+fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>, stock_size: usize) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
     else {
         return;
     };
-    let mut prepared = Some(Sandbox::prepare());
+    let mut stock: VecDeque<Result<Sandbox, Error>> = VecDeque::with_capacity(stock_size);
     loop {
-        let job = {
+        let job = if stock.len() < stock_size {
+            // Take a waiting run if there is one; otherwise prepare another sandbox.
+            match next_waiting(&receiver) {
+                Waiting::Job(job) => job,
+                Waiting::Closed => return,
+                Waiting::None => {
+                    stock.push_back(Sandbox::prepare());
+                    continue;
+                }
+            }
+        } else {
             let Ok(mut receiver) = receiver.lock() else {
                 return;
             };
-            receiver.blocking_recv()
-        };
-        let Some(job) = job else {
-            return;
+            match receiver.blocking_recv() {
+                Some(job) => job,
+                None => return,
+            }
         };
         if job.reply.is_closed() {
             continue;
         }
-        let sandbox = match prepared.take().unwrap_or_else(Sandbox::prepare) {
+        let sandbox = match stock.pop_back().unwrap_or_else(Sandbox::prepare) {
             Ok(sandbox) => sandbox,
             Err(error) => {
                 let _ = job.reply.send(Err(error));
@@ -133,7 +146,24 @@ fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>) {
                     .send(Err(Error::Internal("the run panicked".into())));
             }
         }
-        // Ready for the next run before it arrives.
-        prepared = Some(Sandbox::prepare());
+    }
+}
+
+enum Waiting {
+    Job(Job),
+    None,
+    Closed,
+}
+
+/// A run already in the queue, without waiting for one (nor for the queue's lock, which a
+/// worker with a full stock holds while it waits).
+fn next_waiting(receiver: &Mutex<mpsc::Receiver<Job>>) -> Waiting {
+    let Ok(mut receiver) = receiver.try_lock() else {
+        return Waiting::None;
+    };
+    match receiver.try_recv() {
+        Ok(job) => Waiting::Job(job),
+        Err(mpsc::error::TryRecvError::Empty) => Waiting::None,
+        Err(mpsc::error::TryRecvError::Disconnected) => Waiting::Closed,
     }
 }
