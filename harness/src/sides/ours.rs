@@ -1,5 +1,7 @@
 //! Our side: the in-repo executor, through its public API, exactly as a Rust host uses it.
 
+use std::sync::Arc;
+
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
 use codemode_executor::protocol::{Executor, Outbound, Timeout};
 use serde_json::Value;
@@ -14,10 +16,13 @@ pub struct OursSide<N> {
 }
 
 impl<N: Executor> OursSide<N> {
-    /// Wraps a native executor in the dialect.
+    /// Wraps a native executor in the dialect. Host-side warnings (the deprecation text for
+    /// raw tool functions) are no part of an outcome on either side: the reference prints its
+    /// own into wrangler's output, which the harness does not show, so ours are dropped too
+    /// rather than interleaved with the harness's progress.
     pub fn new(native: N) -> Self {
         Self {
-            executor: CodemodeExecutor::new(native),
+            executor: CodemodeExecutor::new(native).with_warning_sink(Arc::new(|_| {})),
         }
     }
 
