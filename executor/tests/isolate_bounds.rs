@@ -128,22 +128,25 @@ async fn host_waits_count_when_asked() {
     assert_eq!(outcome.error, Some(RunError::TimedOut { bound_ms: 200 }));
 }
 
-#[tokio::test]
-async fn memory_exhaustion_is_reported() {
+/// A one-worker executor with a 16 MiB limit, and what `code` ended with on it.
+async fn under_sixteen_mib(code: &str) -> (IsolateExecutor, Option<RunError>) {
     let executor = IsolateExecutor::new(IsolateOptions {
         workers: 1,
         memory_limit_bytes: 16 << 20,
         ..IsolateOptions::default()
     });
-    let outcome = executor
-        .execute(request(
-            "async () => { const a = []; while (true) a.push(new Array(1000).fill(1)) }",
-            10_000,
-        ))
-        .await
-        .unwrap();
+    let outcome = executor.execute(request(code, 10_000)).await.unwrap();
+    (executor, outcome.error)
+}
+
+#[tokio::test]
+async fn memory_exhaustion_is_reported() {
+    let (executor, error) = under_sixteen_mib(
+        "async () => { const a = []; while (true) a.push(new Array(1000).fill(1)) }",
+    )
+    .await;
     assert_eq!(
-        outcome.error,
+        error,
         Some(RunError::OutOfMemory {
             limit_bytes: 16 << 20
         })
@@ -367,20 +370,12 @@ async fn sixty_four_concurrent_executions_all_complete() {
 
 #[tokio::test]
 async fn memory_exhaustion_is_reported_even_when_the_program_catches_it() {
-    let executor = IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        memory_limit_bytes: 16 << 20,
-        ..IsolateOptions::default()
-    });
-    let outcome = executor
-        .execute(request(
-            "async () => { let a = []; try { while (true) a.push(new Array(1000).fill(1)) } catch (e) { a = null; return 'survived' } }",
-            10_000,
-        ))
-        .await
-        .unwrap();
+    let (_, error) = under_sixteen_mib(
+        "async () => { let a = []; try { while (true) a.push(new Array(1000).fill(1)) } catch (e) { a = null; return 'survived' } }",
+    )
+    .await;
     assert_eq!(
-        outcome.error,
+        error,
         Some(RunError::OutOfMemory {
             limit_bytes: 16 << 20
         })

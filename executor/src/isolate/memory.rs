@@ -62,6 +62,15 @@ impl Budget {
         (budget, meter)
     }
 
+    /// Counts a fresh allocation of `inner` (null when it failed) and hands it on.
+    fn counted(&mut self, ptr: *mut u8) -> *mut u8 {
+        if !ptr.is_null() {
+            // SAFETY: `ptr` was just allocated by `inner`.
+            self.used += unsafe { RustAllocator::usable_size(ptr) };
+        }
+        ptr
+    }
+
     /// Whether `extra` more bytes fit; records the first refusal.
     fn admits(&self, extra: usize) -> bool {
         let limit = self.meter.limit.load(Ordering::Relaxed);
@@ -86,11 +95,7 @@ unsafe impl Allocator for Budget {
             return std::ptr::null_mut();
         }
         let ptr = self.inner.alloc(size);
-        if !ptr.is_null() {
-            // SAFETY: `ptr` was just allocated by `inner`.
-            self.used += unsafe { RustAllocator::usable_size(ptr) };
-        }
-        ptr
+        self.counted(ptr)
     }
 
     fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
@@ -101,11 +106,7 @@ unsafe impl Allocator for Budget {
             return std::ptr::null_mut();
         }
         let ptr = self.inner.calloc(count, size);
-        if !ptr.is_null() {
-            // SAFETY: `ptr` was just allocated by `inner`.
-            self.used += unsafe { RustAllocator::usable_size(ptr) };
-        }
-        ptr
+        self.counted(ptr)
     }
 
     unsafe fn dealloc(&mut self, ptr: *mut u8) {

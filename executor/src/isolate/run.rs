@@ -274,7 +274,7 @@ impl Session {
             let state: i32 = self
                 .ctx
                 .with(|ctx| internal_object(&ctx)?.get("state"))
-                .map_err(internal)?;
+                .map_err(quickjs_failure)?;
             if state != 0 {
                 return Ok(Ended::Settled);
             }
@@ -335,17 +335,17 @@ impl Session {
         let modules = self.modules.clone();
         let memory_limit_bytes = self.memory_limit_bytes;
         let settled = self.ctx.with(|ctx| -> Result<Settled, Error> {
-            let internal = internal_object(&ctx).map_err(internal)?;
-            let state: i32 = internal.get("state").map_err(internal_error)?;
+            let internal = internal_object(&ctx).map_err(quickjs_failure)?;
+            let state: i32 = internal.get("state").map_err(quickjs_failure)?;
             if state == 1 {
-                let value: Value = internal.get("value").map_err(internal_error)?;
+                let value: Value = internal.get("value").map_err(quickjs_failure)?;
                 return match clone_value(&ctx, &internal, value) {
                     Ok(result) => Ok(Settled::Value(result)),
                     Err(CloneError::Uncloneable(text)) => Err(Error::Rejected(text)),
                     Err(CloneError::Js(e)) => Err(Error::Rejected(caught_text(&ctx, e))),
                 };
             }
-            let thrown: Value = internal.get("error").map_err(internal_error)?;
+            let thrown: Value = internal.get("error").map_err(quickjs_failure)?;
             let started: bool = internal.get("started").unwrap_or(true);
             if is_out_of_memory(&thrown) {
                 return Ok(Settled::Failed(RunError::OutOfMemory {
@@ -391,12 +391,9 @@ fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     ctx.globals().get(INTERNAL)
 }
 
-fn internal(error: rquickjs::Error) -> Error {
+/// A QuickJS failure outside the program: the executor's own fault.
+pub(super) fn quickjs_failure(error: rquickjs::Error) -> Error {
     Error::Internal(error.to_string())
-}
-
-fn internal_error(error: rquickjs::Error) -> Error {
-    internal(error)
 }
 
 async fn sleep_until(deadline: Option<Instant>) {
@@ -566,13 +563,22 @@ fn syntax_message(
     }
 }
 
-/// The start-failure text for an error caught while the scope or the program loaded.
-pub(super) fn start_failure(
+/// The start failure for an error caught while the scope or the program loaded.
+fn start_failure(
     _ctx: &Ctx<'_>,
     error: CaughtError<'_>,
     source: &str,
     modules: &BTreeMap<String, String>,
 ) -> StartFailure {
+    StartFailure::Text(start_failure_text(error, source, modules))
+}
+
+/// The text of a start failure: `Failed to start Worker:` and the rendered error.
+pub(super) fn start_failure_text(
+    error: CaughtError<'_>,
+    source: &str,
+    modules: &BTreeMap<String, String>,
+) -> String {
     let text = match &error {
         CaughtError::Exception(exception) => {
             let value = exception.clone().into_value();
@@ -581,5 +587,5 @@ pub(super) fn start_failure(
         CaughtError::Value(value) => rendered_error(value, source, modules),
         CaughtError::Error(e) => e.to_string(),
     };
-    StartFailure::Text(format!("{START_FAILED}{text}"))
+    format!("{START_FAILED}{text}")
 }

@@ -20,7 +20,7 @@ use super::bounds::Interrupt;
 use super::compiled::InternalScript;
 use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
-use super::run::start_failure;
+use super::run::{quickjs_failure, start_failure_text};
 use crate::Error;
 
 static BOOTSTRAP: InternalScript =
@@ -54,16 +54,15 @@ impl Sandbox {
     /// Builds a sandbox. Fails only if QuickJS cannot allocate one or the sandbox's own
     /// JavaScript throws, which is a bug, reported as [`Error::StartFailed`].
     pub(super) fn prepare() -> Result<Sandbox, Error> {
-        let internal = |e: rquickjs::Error| Error::Internal(e.to_string());
         let (budget, meter) = Budget::new();
-        let rt = Runtime::new_with_alloc(budget).map_err(internal)?;
+        let rt = Runtime::new_with_alloc(budget).map_err(quickjs_failure)?;
         // Everything built here lives as long as the sandbox: collecting while building
         // finds no garbage. The run sets a threshold when it starts.
         rt.set_gc_threshold(usize::MAX);
         let interrupt = Interrupt::new();
         let handler = interrupt.clone();
         rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
-        let ctx = Context::full(&rt).map_err(internal)?;
+        let ctx = Context::full(&rt).map_err(quickjs_failure)?;
         let host: SharedHost = Rc::new(RefCell::new(HostState::default()));
         ctx.with(|ctx| install_scope(&ctx, &host))?;
         Ok(Sandbox {
@@ -80,12 +79,7 @@ impl Sandbox {
 /// internal object.
 fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let no_modules = Default::default();
-    let fail = |error| match start_failure(ctx, error, "", &no_modules) {
-        super::run::StartFailure::Text(text) | super::run::StartFailure::Invalid(text) => {
-            Error::StartFailed(text)
-        }
-        super::run::StartFailure::Bound(bound) => Error::Internal(format!("{bound:?}")),
-    };
+    let fail = |error| Error::StartFailed(start_failure_text(error, "", &no_modules));
     let setup: Function = BOOTSTRAP
         .evaluate(ctx)
         .and_then(|value| value.get())
