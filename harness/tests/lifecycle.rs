@@ -2,7 +2,8 @@
 //! real `wrangler dev`: no process of ours outlives an interrupted run, a reference killed
 //! mid-run turns its remaining cells into `error`, and a malformed catalogue is located.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -10,20 +11,7 @@ use codemode_compat::catalogue::load_dirs;
 use codemode_compat::cell::Status;
 use codemode_compat::matrix::reference_cell;
 use codemode_compat::sides::reference::{ReferenceSide, discover, ensure_installed, group_alive};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("codemode-compat-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{root, scratch};
 
 /// Children of `pid`, from /proc.
 fn children(pid: u32) -> Vec<i32> {

@@ -3,20 +3,16 @@
 //! must have its column and every column its alias, and a merge of CI jobs' reports must give
 //! one matrix with every column.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use codemode_compat::matrix::{self, OURS};
 use codemode_compat::sides::reference::UPSTREAM;
 use codemode_compat::sides::reference::releases::{alias_name, aliased_config, line_of};
+use common::root;
 use semver::Version;
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the harness lives in the workspace")
-        .to_path_buf()
-}
 
 /// `wrangler/wrangler.<version>.toml` files, by version.
 fn aliased_configs() -> Vec<(Version, PathBuf)> {

@@ -7,6 +7,7 @@
 //! is missing and this runs as root with apt-get, Debian's `chromium` package is installed
 //! (about a minute: 64 s here, 155 MB); otherwise the test fails saying what to install.
 
+mod common;
 mod report_fixture;
 
 use std::io::{BufRead, BufReader, Write};

@@ -3,24 +3,13 @@
 //! exit summary, `matrix.json`, `matrix.md`, `matrix.html` and `junit.xml`, and `accept`
 //! makes a written report the baseline.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
+use common::{root, scratch};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("codemode-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn catalogue(dir: &Path, second_expects: i64, third: bool) {
     let cases = dir.join("cases");

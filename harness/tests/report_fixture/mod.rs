@@ -5,9 +5,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+pub use super::common::scratch;
 use codemode_compat::baseline::Baseline;
 use codemode_compat::catalogue::load_dirs;
 use codemode_compat::cell::{Cell, Status};
@@ -53,19 +51,6 @@ const DISPATCH: &str = r#"
     - versions: "<0.3.7"
       reason: before 0.3.7 a tool received its first argument only
 "#;
-
-/// A fresh scratch directory, unique to this call (tests run in parallel threads).
-pub fn scratch(name: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "codemode-report-{name}-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn header(name: &str, upstream: &str) -> ColumnHeader {
     ColumnHeader {

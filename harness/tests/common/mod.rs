@@ -1,0 +1,28 @@
+//! What the harness's integration tests share: where the project is, and scratch space.
+
+// Each test crate includes this module and uses only part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The project root (the workspace, which holds cases/, reference-worker/ and wrangler/).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the harness lives in the workspace")
+        .to_path_buf()
+}
+
+/// A fresh, empty scratch directory, unique to this call (tests run in parallel threads).
+pub fn scratch(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "codemode-compat-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
