@@ -11,6 +11,7 @@ mod release_commands;
 use clap::{Parser, Subcommand};
 use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
 use codemode_compat::compare::pretty;
+use codemode_compat::explore;
 use codemode_compat::matrix::{self, OURS, Settings};
 use codemode_compat::report;
 use codemode_compat::sides::ours::OursSide;
@@ -113,6 +114,28 @@ enum Command {
         #[arg(long, value_name = "N")]
         concurrency: Option<usize>,
     },
+    /// Run generated programs on the columns and write every disagreement as a case to
+    /// review, grouped by the shape of the difference (see the README, section explore).
+    Explore {
+        /// A shipped generator's name (mistakes) or the path of a generator file.
+        #[arg(long)]
+        generator: String,
+        /// How many programs to generate.
+        #[arg(long, default_value_t = 2000)]
+        count: usize,
+        /// The sampling seed: the same seed runs the same programs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Columns, as for matrix; the first reference column decides what is expected.
+        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
+        columns: Vec<String>,
+        /// Where the catalogue (<generator>.yaml) and the summary (<generator>.md) go.
+        #[arg(long, default_value = "results/explore")]
+        out: PathBuf,
+        /// How many programs run at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+    },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
     Merge {
@@ -182,6 +205,28 @@ fn main() -> ExitCode {
             } => {
                 let case = borrowed_case(&root, Some(&case))?;
                 release_commands::bisect(&root, case, &from, &to, concurrency).await
+            }
+            Command::Explore {
+                generator,
+                count,
+                seed,
+                columns,
+                out,
+                concurrency,
+            } => {
+                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                let request = explore::Request {
+                    generator: explore::generator::resolve(&generator)?,
+                    count,
+                    seed,
+                    concurrency,
+                    command_line: format!(
+                        "codemode-compat explore --generator {generator} --count {count} --seed {seed} --columns {}",
+                        columns.join(",")
+                    ),
+                };
+                explore_command(&root, request, ours, references, toolchain, absolute(out)?)
+                    .await
             }
             Command::Merge { reports, out } => {
                 let matrix = release_commands::merge(&reports)?;
@@ -472,6 +517,50 @@ fn load_one_file(file: &Path) -> Result<Catalogue> {
             .filter(|c| c.file == file || c.file.ends_with(file))
             .collect(),
     })
+}
+
+/// `explore`: our side in process, the reference columns started by the explorer, the
+/// summary printed.
+async fn explore_command(
+    root: &Path,
+    request: explore::Request,
+    ours_column: bool,
+    references: Vec<ReferenceColumn>,
+    toolchain: Option<codemode_compat::sides::reference::Toolchain>,
+    out: PathBuf,
+) -> Result<ExitCode> {
+    let ours = ours_column.then(|| std::sync::Arc::new(OursSide::new(IsolateExecutor::default())));
+    let terminal = std::io::stderr().is_terminal();
+    let progress = move |done: usize, total: usize| {
+        if terminal {
+            eprint!("\r{done}/{total} programs");
+        } else if done.is_multiple_of(100) || done == total {
+            eprintln!("{done}/{total} programs");
+        }
+    };
+    let outcome = explore::command(
+        root,
+        request,
+        ours.clone(),
+        references,
+        toolchain.as_ref(),
+        &out,
+        &progress,
+    )
+    .await;
+    if terminal {
+        eprintln!();
+    }
+    if let Some(ours) = ours {
+        ours.dispose().await;
+    }
+    let (run, written) = outcome?;
+    for line in explore::output::printed(&run, &written.tally) {
+        println!("{line}");
+    }
+    println!("catalogue: {}", written.catalogue.display());
+    println!("summary: {}", written.summary.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn run_eval(
