@@ -214,7 +214,7 @@ fn main() -> ExitCode {
                 out,
                 concurrency,
             } => {
-                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                // The generator is checked before any column is set up.
                 let request = explore::Request {
                     generator: explore::generator::resolve(&generator)?,
                     count,
@@ -225,8 +225,10 @@ fn main() -> ExitCode {
                         columns.join(",")
                     ),
                 };
-                explore_command(&root, request, ours, references, toolchain, absolute(out)?)
-                    .await
+                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
+                    .await?;
+                Ok(ExitCode::SUCCESS)
             }
             Command::Merge { reports, out } => {
                 let matrix = release_commands::merge(&reports)?;
@@ -517,50 +519,6 @@ fn load_one_file(file: &Path) -> Result<Catalogue> {
             .filter(|c| c.file == file || c.file.ends_with(file))
             .collect(),
     })
-}
-
-/// `explore`: our side in process, the reference columns started by the explorer, the
-/// summary printed.
-async fn explore_command(
-    root: &Path,
-    request: explore::Request,
-    ours_column: bool,
-    references: Vec<ReferenceColumn>,
-    toolchain: Option<codemode_compat::sides::reference::Toolchain>,
-    out: PathBuf,
-) -> Result<ExitCode> {
-    let ours = ours_column.then(|| std::sync::Arc::new(OursSide::new(IsolateExecutor::default())));
-    let terminal = std::io::stderr().is_terminal();
-    let progress = move |done: usize, total: usize| {
-        if terminal {
-            eprint!("\r{done}/{total} programs");
-        } else if done.is_multiple_of(100) || done == total {
-            eprintln!("{done}/{total} programs");
-        }
-    };
-    let outcome = explore::command(
-        root,
-        request,
-        ours.clone(),
-        references,
-        toolchain.as_ref(),
-        &out,
-        &progress,
-    )
-    .await;
-    if terminal {
-        eprintln!();
-    }
-    if let Some(ours) = ours {
-        ours.dispose().await;
-    }
-    let (run, written) = outcome?;
-    for line in explore::output::printed(&run, &written.tally) {
-        println!("{line}");
-    }
-    println!("catalogue: {}", written.catalogue.display());
-    println!("summary: {}", written.summary.display());
-    Ok(ExitCode::SUCCESS)
 }
 
 async fn run_eval(

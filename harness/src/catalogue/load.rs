@@ -123,14 +123,18 @@ pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// serde-saphyr opens its messages with `error: line L column C: `; the location is printed
-/// by [`Problem`] already.
+/// serde-saphyr opens its messages with `error: line L column C: ` (and some end with
+/// ` at line L, column C`); the location is printed by [`Problem`] already.
 fn strip_location(message: &str) -> String {
+    static TRAILING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r" at line \d+, column \d+$").expect("the pattern is valid")
+    });
     let message = message.trim().trim_start_matches("error: ");
-    match message.split_once(": ") {
-        Some((head, rest)) if head.starts_with("line ") => rest.trim().to_string(),
-        _ => message.to_string(),
-    }
+    let message = match message.split_once(": ") {
+        Some((head, rest)) if head.starts_with("line ") => rest.trim(),
+        _ => message,
+    };
+    TRAILING.replace(message, "").into_owned()
 }
 
 pub(crate) fn problem_at<T>(file: &Path, spanned: &Spanned<T>, message: String) -> Problem {

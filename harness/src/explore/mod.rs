@@ -5,7 +5,8 @@
 //!
 //! The pieces, one concept each: [`generator`] (the data format, loaded and checked),
 //! [`expand`] (seeded sampling into programs), [`run`] (running on the columns), [`shape`] and
-//! [`tally`] (judging and grouping differences), [`output`] (the catalogue and the summary).
+//! [`tally`] (judging and grouping differences), [`output`] (the catalogue and the summary),
+//! [`cli`] (the command line's set-up and printing).
 //!
 //! Guarantees: the same generator, count and seed run the same programs in the same order
 //! and group their differences the same way; a side that cannot run a program costs that
@@ -13,6 +14,7 @@
 //! by the harness's exit guards on a signal or panic); the written catalogue loads with the
 //! catalogue loader, each `expect` exactly the outcome it was written from.
 
+pub mod cli;
 pub mod expand;
 pub mod generator;
 pub mod output;
