@@ -135,6 +135,10 @@ enum Command {
         /// How many programs run at once.
         #[arg(long, default_value_t = 8)]
         concurrency: usize,
+        /// Take the reference columns from an earlier run's <generator>.json (same generator,
+        /// count and seed) instead of running them; only ours runs.
+        #[arg(long, value_name = "FILE")]
+        recorded: Option<PathBuf>,
     },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
@@ -213,6 +217,7 @@ fn main() -> ExitCode {
                 columns,
                 out,
                 concurrency,
+                recorded,
             } => {
                 // The generator is checked before any column is set up.
                 let request = explore::Request {
@@ -221,9 +226,22 @@ fn main() -> ExitCode {
                     seed,
                     concurrency,
                     command_line: format!(
-                        "codemode-compat explore --generator {generator} --count {count} --seed {seed} --columns {}",
-                        columns.join(",")
+                        "codemode-compat explore --generator {generator} --count {count} --seed {seed} --columns {}{}",
+                        columns.join(","),
+                        recorded
+                            .as_ref()
+                            .map(|r| format!(" --recorded {}", r.display()))
+                            .unwrap_or_default()
                     ),
+                    recorded: recorded
+                        .as_deref()
+                        .map(explore::recorded::read)
+                        .transpose()?,
+                };
+                // A recording stands for the reference columns: only ours runs.
+                let columns = match request.recorded {
+                    Some(_) => vec![OURS.to_string()],
+                    None => columns,
                 };
                 let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
                 explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)

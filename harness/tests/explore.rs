@@ -212,6 +212,7 @@ async fn a_run_on_ours_alone_writes_outputs_that_load() {
         seed: 11,
         concurrency: 4,
         command_line: "codemode-compat explore --generator tiny --columns ours".into(),
+        recorded: None,
     };
     let (run, written) = explore::command(
         &common::root(),
@@ -243,4 +244,75 @@ async fn a_run_on_ours_alone_writes_outputs_that_load() {
     let catalogue = load_dirs(&[out]).expect("the written catalogue loads");
     assert!(catalogue.cases.is_empty());
     assert!(written.summary.is_file());
+}
+
+async fn run_on_ours(
+    out: &Path,
+    seed: u64,
+    recorded: Option<explore::recorded::Recording>,
+) -> codemode_compat::Result<(Exploration, explore::Written)> {
+    let ours = Arc::new(OursSide::new(IsolateExecutor::default()));
+    let request = Request {
+        generator: tiny(),
+        count: 6,
+        seed,
+        concurrency: 4,
+        command_line: "codemode-compat explore --generator tiny".into(),
+        recorded,
+    };
+    let outcome = explore::command(
+        &common::root(),
+        request,
+        Some(ours.clone()),
+        Vec::new(),
+        None,
+        out,
+        &|_, _| {},
+    )
+    .await;
+    ours.dispose().await;
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_column_is_compared_with_a_fresh_run_of_ours() {
+    // A run on ours alone, its outcomes then recorded as if a reference column had measured
+    // them, one of them changed.
+    let first = common::scratch("explore-record");
+    run_on_ours(&first, 5, None).await.expect("the first run");
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(first.join("tiny.json")).unwrap()).unwrap();
+    for entry in &mut entries {
+        let ours = entry["outcomes"]["ours"].clone();
+        entry["outcomes"] = json!({"reference@9.9.9": ours});
+    }
+    let changed = entries
+        .iter()
+        .position(|e| e["template"] == "throw")
+        .expect("a throw program");
+    entries[changed]["outcomes"]["reference@9.9.9"]["error"] = json!("went wrong");
+    let recording_file = first.join("recording.json");
+    std::fs::write(&recording_file, serde_json::to_string(&entries).unwrap()).unwrap();
+    let recording = explore::recorded::read(&recording_file).expect("a recording");
+    assert_eq!(recording.columns, vec!["reference@9.9.9"]);
+
+    let second = common::scratch("explore-replay");
+    let (run, written) = run_on_ours(&second, 5, Some(recording.clone()))
+        .await
+        .expect("the replay");
+    assert_eq!(run.columns, vec!["reference@9.9.9", "ours"]);
+    assert_eq!(written.tally.agreements, 5);
+    assert_eq!(written.tally.disagreements(), 1);
+    let catalogue = load_dirs(&[second]).expect("the written catalogue loads");
+    assert_eq!(catalogue.cases.len(), 1);
+    assert_eq!(catalogue.cases[0].code, run.programs[changed].code);
+    assert_eq!(catalogue.cases[0].expect.error, Some(json!("went wrong")));
+
+    // Another seed draws other programs, which the recording does not hold.
+    let refused = run_on_ours(&common::scratch("explore-refused"), 6, Some(recording))
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(refused.contains("records another program"), "{refused}");
 }

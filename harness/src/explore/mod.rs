@@ -18,6 +18,7 @@ pub mod cli;
 pub mod expand;
 pub mod generator;
 pub mod output;
+pub mod recorded;
 pub mod run;
 pub mod shape;
 pub mod tally;
@@ -89,21 +90,39 @@ pub struct Request {
     /// Programs in flight at once.
     pub concurrency: usize,
     pub command_line: String,
+    /// Reference columns recorded by an earlier run, used in place of running them.
+    pub recorded: Option<recorded::Recording>,
 }
 
-/// Expands the generator and runs every program on the columns.
+/// Expands the generator and runs every program on the columns (the recorded columns, when
+/// the request has a recording, come first, read instead of run).
 pub async fn explore<N: Executor + 'static>(
     request: Request,
     columns: &Columns<'_, N>,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Exploration {
+) -> Result<Exploration> {
     let programs = expand::expand(&request.generator, request.count, request.seed);
+    let recorded = match &request.recorded {
+        Some(recording) => Some((
+            recording.columns.clone(),
+            recording.outcomes_for(&programs)?,
+        )),
+        None => None,
+    };
     let cases: Vec<Arc<Case>> = programs
         .iter()
         .map(|p| Arc::new(case_for(&request.generator, p)))
         .collect();
-    let outcomes = run::observe(&cases, columns, request.concurrency, progress).await;
-    Exploration {
+    let mut outcomes = run::observe(&cases, columns, request.concurrency, progress).await;
+    let mut names = columns.names();
+    if let Some((recorded_names, recorded)) = recorded {
+        names.splice(0..0, recorded_names);
+        for (observed, mut before) in outcomes.iter_mut().zip(recorded) {
+            before.append(observed);
+            *observed = before;
+        }
+    }
+    Ok(Exploration {
         restarts: columns
             .references
             .iter()
@@ -113,11 +132,11 @@ pub async fn explore<N: Executor + 'static>(
         generator: request.generator,
         seed: request.seed,
         command_line: request.command_line,
-        columns: columns.names(),
+        columns: names,
         programs,
         cases,
         outcomes,
-    }
+    })
 }
 
 /// Where a run's outputs went.
@@ -201,6 +220,7 @@ pub async fn command<N: Executor + 'static>(
     }
     let run = explore(request, &columns, progress).await;
     columns.stop().await;
+    let run = run?;
     let written = write(&run, out)?;
     Ok((run, written))
 }
