@@ -10,6 +10,7 @@ pub mod error;
 pub mod matrix;
 pub mod outcome;
 pub mod report;
+pub mod shard;
 pub mod sides;
 pub mod surface;
 pub mod tools;
