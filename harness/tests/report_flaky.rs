@@ -23,7 +23,7 @@ fn coin_catalogue(dir: &Path, with_steady_failure: bool) {
     let mut text = String::new();
     for n in 0..COIN_CASES {
         text.push_str(&format!(
-            "- id: results/coin-{n}\n  code: async () => Math.random() < 0.5 ? 1 : 2\n  expect:\n    result: 1\n"
+            "- id: results/coin-{n}\n  code: 'async () => Math.random() < 0.5 ? 1 : 2'\n  expect:\n    result: 1\n"
         ));
     }
     text.push_str("- id: results/steady\n  code: async () => 1\n  expect:\n    result: 1\n");
