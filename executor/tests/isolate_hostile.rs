@@ -167,10 +167,10 @@ async fn a_value_settled_at_the_end_of_the_bound_still_crosses() {
     // crossing grace, so an ordinary result is not turned into a timeout.
     let outcome = one_worker()
         .execute(ExecuteRequest {
-            code: "async () => { const end = Date.now() + 280; while (Date.now() < end) {} \
+            code: "async () => { const end = Date.now() + 2500; while (Date.now() < end) {} \
                    return Array.from({ length: 2000 }, (_, i) => ({ i, s: String(i) })) }"
                 .into(),
-            timeout: Some(Timeout::Millis(300)),
+            timeout: Some(Timeout::Millis(3000)),
             ..ExecuteRequest::default()
         })
         .await
