@@ -18,15 +18,19 @@ pub enum Status {
     Skip,
     /// The side could not run the case.
     Error,
+    /// Failed, then passed on a retry (`matrix --retries N`): not a failure, but counted and
+    /// shown, with every failed attempt in [`Cell::attempts`].
+    Flaky,
 }
 
 impl Status {
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::Pass,
         Status::Diff,
         Status::Expect,
         Status::Skip,
         Status::Error,
+        Status::Flaky,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -36,6 +40,7 @@ impl Status {
             Status::Expect => "expect",
             Status::Skip => "skip",
             Status::Error => "error",
+            Status::Flaky => "flaky",
         }
     }
 
@@ -70,6 +75,31 @@ pub struct Cell {
     /// Time the side took, in milliseconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elapsed_ms: Option<f64>,
+    /// With retries (`matrix --retries N`): the failed attempts before this one, in order. A
+    /// `flaky` cell always has at least one; a cell that failed every attempt has the earlier
+    /// ones here and its own status from the last.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub attempts: Vec<Attempt>,
+}
+
+/// One failed attempt at a cell, kept when a retry followed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// `diff`, `expect` or `error`.
+    pub status: Status,
+    /// The attempt's diff (`diff`, `expect`) or reason (`error`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+impl Attempt {
+    /// The failed cell as an attempt.
+    pub fn of(cell: &Cell) -> Attempt {
+        Attempt {
+            status: cell.status,
+            detail: cell.diff.clone().or_else(|| cell.reason.clone()),
+        }
+    }
 }
 
 impl Cell {
@@ -83,7 +113,39 @@ impl Cell {
             reason: None,
             stale_skip: None,
             elapsed_ms: None,
+            attempts: Vec::new(),
         }
+    }
+
+    /// The cell after retries: `first` as it is when it did not fail or `retries` is 0;
+    /// otherwise `again` runs it once more until it passes (then the cell is `flaky`, carrying
+    /// the failed attempts) or the retries are used up (then it keeps the last attempt's
+    /// status, with the earlier attempts).
+    pub async fn retried<F, Fut>(first: Cell, retries: usize, mut again: F) -> Cell
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Cell>,
+    {
+        if !first.status.is_failure() || retries == 0 {
+            return first;
+        }
+        let mut failed = vec![Attempt::of(&first)];
+        let mut last = first;
+        for _ in 0..retries {
+            let mut cell = again().await;
+            if !cell.status.is_failure() {
+                if cell.status == Status::Pass {
+                    cell.status = Status::Flaky;
+                }
+                cell.attempts = failed;
+                return cell;
+            }
+            failed.push(Attempt::of(&cell));
+            last = cell;
+        }
+        failed.pop();
+        last.attempts = failed;
+        last
     }
 
     /// A cell that did not run, and why.
@@ -153,7 +215,7 @@ impl Cell {
                 message.push_str(self.diff.as_deref().unwrap_or_default());
             }
             Status::Error => message.push_str(self.reason.as_deref().unwrap_or_default()),
-            Status::Pass | Status::Skip => {
+            Status::Pass | Status::Skip | Status::Flaky => {
                 if let Some(outcome) = &self.outcome {
                     message.push_str(&pretty(outcome));
                 }
@@ -226,6 +288,98 @@ mod tests {
             message.contains("-  \"result\": 1") && message.contains("+  \"result\": 2"),
             "{message}"
         );
+    }
+
+    fn failing() -> Cell {
+        Cell::judge(
+            &case(json!(2)),
+            json!({"result": 1, "logs": [], "calls": []}),
+            None,
+            "ours",
+            "ours",
+        )
+    }
+
+    fn passing() -> Cell {
+        Cell::judge(
+            &case(json!(1)),
+            json!({"result": 1, "logs": [], "calls": []}),
+            None,
+            "ours",
+            "ours",
+        )
+    }
+
+    fn block<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    #[test]
+    fn a_cell_that_passes_on_a_retry_is_flaky_and_keeps_its_failures() {
+        let mut runs = 0;
+        let cell = block(Cell::retried(failing(), 3, || {
+            runs += 1;
+            let cell = if runs < 2 {
+                Cell::error("the request failed")
+            } else {
+                passing()
+            };
+            async move { cell }
+        }));
+        assert_eq!(runs, 2, "retries stop at the first pass");
+        assert_eq!(cell.status, Status::Flaky);
+        assert!(!cell.status.is_failure());
+        assert_eq!(
+            cell.outcome,
+            Some(json!({"result": 1, "logs": [], "calls": []}))
+        );
+        let statuses: Vec<Status> = cell.attempts.iter().map(|a| a.status).collect();
+        assert_eq!(statuses, [Status::Expect, Status::Error]);
+        assert!(
+            cell.attempts[0]
+                .detail
+                .as_deref()
+                .unwrap()
+                .starts_with("$.result: expected 2, got 1")
+        );
+        assert_eq!(
+            cell.attempts[1].detail.as_deref(),
+            Some("the request failed")
+        );
+    }
+
+    #[test]
+    fn a_cell_failing_every_retry_keeps_failing_with_the_earlier_attempts() {
+        let mut runs = 0;
+        let cell = block(Cell::retried(failing(), 2, || {
+            runs += 1;
+            let cell = Cell::error(format!("attempt {}", runs + 1));
+            async move { cell }
+        }));
+        assert_eq!(runs, 2);
+        assert_eq!(cell.status, Status::Error);
+        assert_eq!(cell.reason.as_deref(), Some("attempt 3"));
+        let statuses: Vec<Status> = cell.attempts.iter().map(|a| a.status).collect();
+        assert_eq!(statuses, [Status::Expect, Status::Error]);
+    }
+
+    #[test]
+    fn passing_cells_and_no_retries_run_once() {
+        let mut runs = 0;
+        let pass = block(Cell::retried(passing(), 3, || {
+            runs += 1;
+            async { failing() }
+        }));
+        let fail = block(Cell::retried(failing(), 0, || {
+            runs += 1;
+            async { passing() }
+        }));
+        assert_eq!(runs, 0);
+        assert_eq!((pass.status, fail.status), (Status::Pass, Status::Expect));
+        assert!(pass.attempts.is_empty() && fail.attempts.is_empty());
     }
 
     #[test]

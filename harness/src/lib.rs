@@ -11,6 +11,7 @@ pub mod explore;
 pub mod matrix;
 pub mod outcome;
 pub mod report;
+pub mod shard;
 pub mod sides;
 pub mod surface;
 pub mod tools;

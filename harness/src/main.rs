@@ -14,6 +14,7 @@ use codemode_compat::compare::pretty;
 use codemode_compat::explore;
 use codemode_compat::matrix::{self, OURS, Settings};
 use codemode_compat::report;
+use codemode_compat::shard::Shard;
 use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
     ReferenceColumn, ReferenceSide, discover, ensure_installed, install_exit_guards, select,
@@ -66,6 +67,18 @@ enum Command {
         /// under the project root.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
+        /// Run a failing cell up to N more times; a cell that passes on a retry is `flaky`
+        /// (reported, counted, not a failure).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        retries: usize,
+        /// Run only shard K of N: the cases whose id hashes to K (stable across machines and
+        /// runs), for CI jobs that split a column; `merge` joins the shards' reports.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+        /// How many times a reference column's worker is restarted after it crashed or
+        /// stopped answering; past that, the column's remaining cells are errors saying so.
+        #[arg(long, value_name = "N", default_value_t = codemode_compat::sides::reference::RESTARTS)]
+        reference_restarts: u32,
     },
     /// Make a written matrix.json the accepted baseline, without running anything.
     Accept {
@@ -173,15 +186,23 @@ fn main() -> ExitCode {
                 accept,
                 baseline,
                 column_concurrency,
+                retries,
+                shard,
+                reference_restarts,
             } => {
                 run_matrix(
                     &root,
                     cases,
                     columns,
                     out,
-                    run_skipped,
                     Reporting { accept, baseline },
-                    column_concurrency,
+                    Running {
+                        run_skipped,
+                        column_concurrency,
+                        retries,
+                        shard,
+                        reference_restarts,
+                    },
                 )
                 .await
             }
@@ -358,6 +379,16 @@ async fn start_columns(
     (sides, failed)
 }
 
+/// `matrix --run-skipped`, `--column-concurrency`, `--retries`, `--shard` and
+/// `--reference-restarts`.
+struct Running {
+    run_skipped: bool,
+    column_concurrency: Option<usize>,
+    retries: usize,
+    shard: Option<Shard>,
+    reference_restarts: u32,
+}
+
 /// `matrix --accept` and `--baseline`.
 struct Reporting {
     accept: bool,
@@ -394,16 +425,30 @@ async fn run_matrix(
     cases: Vec<PathBuf>,
     columns: Vec<String>,
     out: PathBuf,
-    run_skipped: bool,
     reporting: Reporting,
-    column_concurrency: Option<usize>,
+    running: Running,
 ) -> Result<ExitCode> {
+    let Running {
+        run_skipped,
+        column_concurrency,
+        retries,
+        shard,
+        reference_restarts,
+    } = running;
     let dirs = if cases.is_empty() {
         vec![root.join("cases")]
     } else {
         cases
     };
-    let catalogue = load_dirs(&dirs)?;
+    let mut catalogue = load_dirs(&dirs)?;
+    if let Some(shard) = shard {
+        let all = catalogue.cases.len();
+        catalogue = shard.select(catalogue);
+        eprintln!(
+            "shard {shard}: {} of the catalogue's {all} cases",
+            catalogue.cases.len()
+        );
+    }
     let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
     let concurrency = column_concurrency_for(column_concurrency, columns.len());
     if !columns.is_empty() {
@@ -433,6 +478,8 @@ async fn run_matrix(
             ours_column,
             run_skipped,
             column_concurrency: concurrency,
+            retries,
+            reference_restarts,
         },
         &progress,
     )

@@ -113,6 +113,11 @@ pub struct Settings {
     /// [`crate::sides::reference::column_concurrency`] for the memory budget). 1 runs them one
     /// after another.
     pub column_concurrency: usize,
+    /// How many times a failing cell is run again; a cell that passes on a retry is `flaky`.
+    pub retries: usize,
+    /// How many times a reference column's worker is restarted after it crashed or stopped
+    /// answering, before the column is given up (see [`ReferenceSide`]).
+    pub reference_restarts: u32,
 }
 
 impl Default for Settings {
@@ -121,6 +126,8 @@ impl Default for Settings {
             ours_column: true,
             run_skipped: false,
             column_concurrency: 1,
+            retries: 0,
+            reference_restarts: crate::sides::reference::RESTARTS,
         }
     }
 }
@@ -151,16 +158,31 @@ pub async fn run<N: Executor>(
     let total = catalogue.cases.len() * (1 + reference_columns);
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
-    let ours_outcomes: Vec<(Value, f64)> = stream::iter(&catalogue.cases)
+    // Our cells, retried when they fail; the outcome a reference column is compared with is
+    // the last attempt's.
+    let ours_cells: Vec<Cell> = stream::iter(&catalogue.cases)
         .map(|case| async {
             let t = Instant::now();
-            let outcome = ours.run(case, &case.code).await;
+            let mut cell = Cell::judge(case, ours.run(case, &case.code).await, None, OURS, OURS);
+            cell.elapsed_ms = Some(t.elapsed().as_secs_f64() * 1000.0);
+            let cell = Cell::retried(cell, settings.retries, || async {
+                let t = Instant::now();
+                let mut cell =
+                    Cell::judge(case, ours.run(case, &case.code).await, None, OURS, OURS);
+                cell.elapsed_ms = Some(t.elapsed().as_secs_f64() * 1000.0);
+                cell
+            })
+            .await;
             tick();
-            (outcome, t.elapsed().as_secs_f64() * 1000.0)
+            cell
         })
         .buffered(8)
         .collect()
         .await;
+    let ours_outcomes: Vec<Value> = ours_cells
+        .iter()
+        .map(|cell| cell.outcome.clone().unwrap_or(Value::Null))
+        .collect();
     let mut reference_results: Vec<(usize, ColumnHeader, Vec<Cell>)> = match &references {
         None => Vec::new(),
         Some(references) => {
@@ -174,7 +196,7 @@ pub async fn run<N: Executor>(
                             ours_outcomes,
                             references,
                             column,
-                            settings.run_skipped,
+                            settings,
                             tick,
                         )
                         .await;
@@ -190,12 +212,10 @@ pub async fn run<N: Executor>(
     let mut rows: Vec<Row> = catalogue
         .cases
         .iter()
-        .zip(&ours_outcomes)
-        .map(|(case, (outcome, elapsed))| {
+        .zip(ours_cells)
+        .map(|(case, cell)| {
             let mut cells = IndexMap::new();
             if settings.ours_column {
-                let mut cell = Cell::judge(case, outcome.clone(), None, OURS, OURS);
-                cell.elapsed_ms = Some(*elapsed);
                 cells.insert(OURS.to_string(), cell);
             }
             Row {
@@ -223,13 +243,27 @@ pub async fn run<N: Executor>(
     }
 }
 
+fn same_header(a: &ColumnHeader, b: &ColumnHeader) -> bool {
+    (&a.upstream, &a.wrangler, &a.workerd, &a.executor)
+        == (&b.upstream, &b.wrangler, &b.workerd, &b.executor)
+}
+
+fn header_versions(c: &ColumnHeader) -> String {
+    [&c.upstream, &c.wrangler, &c.workerd, &c.executor]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One reference column: start it, run every case, stop it.
 async fn run_column(
     catalogue: &Catalogue,
-    ours_outcomes: &[(Value, f64)],
+    ours_outcomes: &[Value],
     references: &References<'_>,
     column: &ReferenceColumn,
-    run_skipped: bool,
+    settings: Settings,
     tick: &(dyn Fn() + Sync),
 ) -> (ColumnHeader, Vec<Cell>) {
     let header = ColumnHeader::column(column);
@@ -241,7 +275,10 @@ async fn run_column(
     )
     .await
     {
-        Ok(side) => side,
+        Ok(side) => {
+            side.limit_restarts(settings.reference_restarts);
+            side
+        }
         Err(error) => {
             let message = format!("the column could not start: {error}");
             let cells = catalogue
@@ -256,10 +293,14 @@ async fn run_column(
         }
     };
     let cells = stream::iter(catalogue.cases.iter().zip(ours_outcomes))
-        .map(|(case, (ours, _))| {
+        .map(|(case, ours)| {
             let side = &side;
             async move {
-                let cell = reference_cell(case, side, ours, run_skipped).await;
+                let first = reference_cell(case, side, ours, settings.run_skipped).await;
+                let cell = Cell::retried(first, settings.retries, || {
+                    reference_cell(case, side, ours, settings.run_skipped)
+                })
+                .await;
                 tick();
                 cell
             }
@@ -366,6 +407,12 @@ pub fn from_report(report: &Value) -> Result<Matrix, String> {
                 parsed.reason = text(cell.get("reason"));
                 parsed.stale_skip = cell.get("stale_skip").and_then(Value::as_bool);
                 parsed.elapsed_ms = cell.get("elapsed_ms").and_then(Value::as_f64);
+                parsed.attempts = match cell.get("attempts") {
+                    None => Vec::new(),
+                    Some(attempts) => serde_json::from_value(attempts.clone()).map_err(|e| {
+                        format!("case {id} on {column}: the attempts do not read: {e}")
+                    })?,
+                };
                 cells.insert(column.clone(), parsed);
             }
             Ok(Row {
@@ -386,33 +433,54 @@ pub fn from_report(report: &Value) -> Result<Matrix, String> {
     })
 }
 
-/// Merges runs of the same catalogue on different columns (CI runs one job per column) into
-/// one matrix: `ours` first, then the reference columns newest first; cases in the order first seen;
-/// the elapsed time of the longest run, since the jobs ran side by side. A column that two
-/// runs both report is refused: the merge would have to pick one.
+/// Merges runs of the same catalogue on different columns (CI runs one job per column) or on
+/// different shards of a column (`matrix --shard K/N`) into one matrix: `ours` first, then the
+/// reference columns newest first; cases in the order first seen, or in catalogue order (file,
+/// then line) when shards were joined; the elapsed time of the longest run, since the jobs ran
+/// side by side. A column two runs both report must have the same header in both, and a cell
+/// (case and column) two runs both report is refused: the merge would have to pick one.
 pub fn merge(parts: Vec<Matrix>) -> Result<Matrix, String> {
     let mut columns: Vec<ColumnHeader> = Vec::new();
     let mut rows: IndexMap<String, Row> = IndexMap::new();
     let mut elapsed_ms = 0;
+    let mut sharded = false;
     for part in parts {
         for column in &part.columns {
-            if columns.iter().any(|c| c.name == column.name) {
-                return Err(format!(
-                    "two of the merged reports both have the column {}",
-                    column.name
-                ));
+            match columns.iter().find(|c| c.name == column.name) {
+                Some(seen) if !same_header(seen, column) => {
+                    return Err(format!(
+                        "two of the merged reports have the column {} with different versions ({} and {})",
+                        column.name,
+                        header_versions(seen),
+                        header_versions(column)
+                    ));
+                }
+                Some(_) => sharded = true,
+                None => columns.push(column.clone()),
             }
         }
-        columns.extend(part.columns);
         elapsed_ms = elapsed_ms.max(part.elapsed_ms);
         for row in part.cases {
             match rows.get_mut(&row.id) {
-                Some(existing) => existing.cells.extend(row.cells),
+                Some(existing) => {
+                    for (column, cell) in row.cells {
+                        if existing.cells.contains_key(&column) {
+                            return Err(format!(
+                                "two of the merged reports both have the case {} on {column}",
+                                row.id
+                            ));
+                        }
+                        existing.cells.insert(column, cell);
+                    }
+                }
                 None => {
                     rows.insert(row.id.clone(), row);
                 }
             }
         }
+    }
+    if sharded {
+        rows.sort_by(|_, a, _, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     }
     // Ours first, then the reference columns newest first, as a single run orders them.
     columns.sort_by_key(|c| {

@@ -132,10 +132,21 @@ fn per_column_reports_merge_into_one_matrix() {
 }
 
 #[test]
-fn a_column_in_two_reports_is_refused() {
+fn a_cell_in_two_reports_is_refused() {
     let one = matrix::from_report(&report(OURS, &[("a/one", "pass")])).unwrap();
     let error = matrix::merge(vec![one.clone(), one]).unwrap_err();
-    assert!(error.contains("both have the column ours"), "{error}");
+    assert!(
+        error.contains("both have the case a/one on ours"),
+        "{error}"
+    );
+    let mut other = matrix::from_report(&report(OURS, &[("a/two", "pass")])).unwrap();
+    other.columns[0].executor = Some("codemode-executor 9.9.9".into());
+    let one = matrix::from_report(&report(OURS, &[("a/one", "pass")])).unwrap();
+    let error = matrix::merge(vec![one, other]).unwrap_err();
+    assert!(
+        error.contains("the column ours with different versions"),
+        "{error}"
+    );
     let bad = json!({"columns": [], "cases": [{"id": "a", "cells": {"x": {"status": "odd"}}}]});
     assert!(
         matrix::from_report(&bad)

@@ -85,13 +85,29 @@
   console.error = (...a) => { host.log(2, render(a)); };
   globalThis.console = console;
 
-  // Timers on the host clock.
+  // Timers on the host clock, at most MAX_TIMERS active at once as on Workers (which also
+  // counts the executor's own timeout timer once the program's synchronous start returned,
+  // and refuses the next with the same QuotaExceededError).
+  const MAX_TIMERS = 10000;
+  let finishedTimers = 0;
+  let raceTimer = 0;
   const addTimer = (fn, ms, args, repeat) => {
+    const active = timers.size + raceTimer;
+    if (active >= MAX_TIMERS) {
+      throw new globalThis.DOMException(
+        `You have exceeded the number of active timeouts you may set. max active timeouts: ${MAX_TIMERS}, current active timeouts: ${active}, finished timeouts: ${finishedTimers}`,
+        "QuotaExceededError");
+    }
     const id = host.timer(Number(ms) || 0, repeat);
     timers.set(id, () => { if (typeof fn === "function") fn(...args); });
     return id;
   };
-  const clearTimer = (id) => { if (timers.delete(id)) host.clearTimer(id); };
+  const clearTimer = (id) => {
+    if (timers.delete(id)) {
+      finishedTimers += 1;
+      host.clearTimer(id);
+    }
+  };
   globalThis.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
   globalThis.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);
   globalThis.clearTimeout = clearTimer;
@@ -389,11 +405,15 @@
     throw new Error("This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.");
   };
 
+  // The run loop's hook. The executor keeps it out of the program's reach (no global names
+  // it); it is frozen and its run state read-only all the same, so that nothing reaching it
+  // could forge how the program settled or swap the intrinsics the result is cloned with.
+  let state = 0, started = false, begun = false, settledValue, settledError;
   const internal = {
-    state: 0,
-    started: false,
-    value: undefined,
-    error: undefined,
+    get state() { return state; },
+    get started() { return started; },
+    get value() { return settledValue; },
+    get error() { return settledError; },
     dispatch,
     makeProxy,
     settle(id, json) {
@@ -406,19 +426,26 @@
     fire(id, repeat) {
       const callback = timers.get(id);
       if (callback === undefined) return;
-      if (!repeat) timers.delete(id);
+      if (!repeat) {
+        timers.delete(id);
+        finishedTimers += 1;
+      }
       try { callback(); } catch (e) { /* an uncaught timer error does not end the run */ }
     },
     start(loaded, namespace) {
+      if (begun) return;
+      begun = true;
       loaded
         .then(() => {
-          internal.started = true;
+          started = true;
           const program = namespace.default;
-          return program();
+          const running = program();
+          raceTimer = 1;
+          return running;
         })
         .then(
-          (value) => { internal.state = 1; internal.value = value; },
-          (error) => { internal.state = 2; internal.error = error; },
+          (value) => { if (state === 0) { state = 1; settledValue = value; } },
+          (error) => { if (state === 0) { state = 2; settledError = error; } },
         );
     },
     // Intrinsics for cloning the result.
@@ -451,5 +478,5 @@
       return typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "Object";
     },
   };
-  return internal;
+  return Object.freeze(internal);
 })

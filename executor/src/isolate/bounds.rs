@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 
 const DISARMED: u64 = u64::MAX;
 
+/// The least time the crossing of a settled value gets, whatever is left of the bound.
+pub(super) const CROSSING_GRACE: Duration = Duration::from_secs(1);
+
 /// The deadline the interrupt handler checks, shared between the run loop and QuickJS.
 pub(super) struct Interrupt {
     origin: Instant,
@@ -118,6 +121,16 @@ impl RunClock {
         let now = Instant::now();
         self.interrupt
             .arm((now + self.remaining(now)).min(self.hard_deadline));
+        now
+    }
+
+    /// Arms the interrupt for reading a settled program's value out (the program's getters
+    /// and proxy traps run then): the rest of the bound, and at least [`CROSSING_GRACE`], so
+    /// that a program settling just inside its bound still crosses. Returns the start.
+    pub(super) fn begin_crossing(&self) -> Instant {
+        let now = Instant::now();
+        self.interrupt
+            .arm(now + self.remaining(now).max(CROSSING_GRACE));
         now
     }
 

@@ -51,10 +51,7 @@ impl ModuleMap {
     /// statically only before it starts (its import block); afterwards it uses `import()`.
     fn static_import<'js>(&self, ctx: &Ctx<'js>, base: &str, name: &str) -> bool {
         if base == MAIN_MODULE {
-            // `__codemode_internal` is the object bootstrap.js returned (see run.rs).
-            let started = ctx
-                .globals()
-                .get::<_, rquickjs::Object>("__codemode_internal")
+            let started = super::sandbox::internal_object(ctx)
                 .and_then(|internal| internal.get::<_, bool>("started"))
                 .unwrap_or(false);
             return !started;

@@ -27,7 +27,7 @@ use super::host::SharedHost;
 use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
-use super::sandbox::{INTERNAL, Sandbox};
+use super::sandbox::{Sandbox, internal_object};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
@@ -156,7 +156,19 @@ impl Session {
             Ended::TimedOut => Ok(self.failed(RunError::TimedOut {
                 bound_ms: self.clock.bound_ms(),
             })),
-            Ended::Settled => self.settled(),
+            Ended::Settled => {
+                // Reading the settled value out runs program code (getters, proxy traps,
+                // `message` accessors): it runs under the CPU deadline like any other.
+                let began = self.clock.begin_crossing();
+                let settled = self.settled();
+                self.clock.end_js(began);
+                if self.interrupt.fired() {
+                    return Ok(self.failed(RunError::TimedOut {
+                        bound_ms: self.clock.bound_ms(),
+                    }));
+                }
+                settled
+            }
         }
     }
 
@@ -385,10 +397,6 @@ impl Session {
 enum Settled {
     Value(JsValue),
     Failed(RunError),
-}
-
-fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
-    ctx.globals().get(INTERNAL)
 }
 
 /// A QuickJS failure outside the program: the executor's own fault.

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
+use rquickjs::{CatchResultExt, Context, Ctx, Function, JsLifetime, Object, Runtime};
 
 use super::bounds::Interrupt;
 use super::compiled::InternalScript;
@@ -29,8 +29,22 @@ static BOOTSTRAP: InternalScript =
 /// QuickJS's own initial collection threshold.
 const DEFAULT_GC_THRESHOLD: usize = 256 << 10;
 
-/// The global that holds the object `bootstrap.js` returns (non-enumerable, read-only).
-pub(super) const INTERNAL: &str = "__codemode_internal";
+/// The object `bootstrap.js` returns (the run loop's hook), kept in the runtime's userdata:
+/// no global names it, so a program cannot reach it, enumerate it or call into it.
+pub(super) struct InternalHook<'js>(Object<'js>);
+
+// SAFETY: the hook holds nothing but a value of the context it was made in, and is
+// re-borrowed with that context's lifetime.
+unsafe impl<'js> JsLifetime<'js> for InternalHook<'js> {
+    type Changed<'to> = InternalHook<'to>;
+}
+
+/// The run loop's hook of the sandbox `ctx` belongs to.
+pub(super) fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    ctx.userdata::<InternalHook<'js>>()
+        .map(|hook| hook.0.clone())
+        .ok_or(rquickjs::Error::Unknown)
+}
 
 /// A fresh runtime and context with the sandbox scope installed.
 pub(super) struct Sandbox {
@@ -75,8 +89,8 @@ impl Sandbox {
     }
 }
 
-/// Runs `bootstrap.js` with the host functions, installs the Web globals and defines the
-/// internal object.
+/// Runs `bootstrap.js` with the host functions, installs the Web globals and keeps the
+/// internal object out of the program's reach.
 fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let no_modules = Default::default();
     let fail = |error| Error::StartFailed(start_failure_text(error, "", &no_modules));
@@ -88,12 +102,8 @@ fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let host_fns = host_object(ctx, host).catch(ctx).map_err(fail)?;
     let internal: Object = setup.call((host_fns,)).catch(ctx).map_err(fail)?;
     super::web::install(ctx).catch(ctx).map_err(fail)?;
-    let define: Function = ctx
-        .eval(format!(
-            "(value) => Object.defineProperty(globalThis, \"{INTERNAL}\", {{ value }})"
-        ))
-        .catch(ctx)
-        .map_err(fail)?;
-    define.call::<_, ()>((internal,)).catch(ctx).map_err(fail)?;
+    ctx.store_userdata(InternalHook(internal)).map_err(|_| {
+        Error::StartFailed("the sandbox's internal hook could not be stored".into())
+    })?;
     Ok(())
 }

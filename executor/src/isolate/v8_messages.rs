@@ -60,6 +60,13 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
     }
     match message {
         "invalid array length" => "Invalid array length".into(),
+        // QuickJS's strings are ropes: doubling one reaches the length limit, not the memory
+        // limit, and QuickJS reports that limit in two ways where V8 has one text.
+        "invalid string length" | "string too long" => "Invalid string length".into(),
+        "BigInt is too large" | "BigInt is too large to allocate" => {
+            "Maximum BigInt size exceeded".into()
+        }
+        "invalid array buffer length" => "Invalid array buffer length".into(),
         "division by zero" => "Division by zero".into(),
         "stack overflow" => "Maximum call stack size exceeded".into(),
         "toPrimitive" => "Cannot convert object to primitive value".into(),

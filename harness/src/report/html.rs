@@ -13,7 +13,8 @@
 //! Element ids and classes the page guarantees (its test drives them): `#grid` (the table),
 //! `td.cell` with `data-case`, `data-column` and a `status-<status>` class, `.filtered` on a
 //! cell a filter hides, `#detail` (the panel, `hidden` until a cell is chosen) with
-//! `#detail-outcome`, `#detail-ours` and `#detail-diff`, the filters `#filter-<status>`,
+//! `#detail-outcome`, `#detail-ours`, `#detail-diff` and `#detail-attempts` (a retried cell's
+//! failed attempts, `hidden` when it has none), the filters `#filter-<status>`,
 //! `#filter-area`, `#filter-moved`, and `#collapse`.
 
 use serde_json::Value;
@@ -38,7 +39,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Codemode compatibility matrix</title>
 <style>
-  :root { --pass: #1a7f37; --diff: #cf222e; --expect: #bf8700; --skip: #8c959f; --error: #8250df; }
+  :root { --pass: #1a7f37; --diff: #cf222e; --expect: #bf8700; --skip: #8c959f; --error: #8250df; --flaky: #0969da; }
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1f2328; background: #fff; }
   header, section { padding: 0 16px; }
   h1 { font-size: 20px; margin: 12px 0 6px; }
@@ -66,6 +67,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
   td.cell.status-expect { background: var(--expect); }
   td.cell.status-skip { background: var(--skip); }
   td.cell.status-error { background: var(--error); }
+  td.cell.status-flaky { background: var(--flaky); }
   td.cell.none { background: #f6f8fa; color: #8c959f; cursor: default; }
   td.cell.filtered { visibility: hidden; }
   td.cell.selected { outline: 3px solid #0969da; outline-offset: -1px; }
@@ -111,6 +113,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
     </div>
     <strong>diff</strong>
     <pre id="detail-diff"></pre>
+    <div id="detail-attempts" hidden><strong>failed attempts</strong></div>
   </aside>
 </div>
 <section>
@@ -121,7 +124,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 <script>
 "use strict";
 const DATA = JSON.parse(document.getElementById("matrix-data").textContent);
-const STATUSES = ["pass", "diff", "expect", "skip", "error"];
+const STATUSES = ["pass", "diff", "expect", "skip", "error", "flaky"];
 const OURS = "ours";
 const el = (tag, props, ...children) => {
   const node = document.createElement(tag);
@@ -309,12 +312,19 @@ function showDetail(caseId, column) {
   document.getElementById("detail-ours").textContent = pretty(right);
   const diff = document.getElementById("detail-diff");
   diff.replaceChildren();
-  const text = cell.diff || (cell.status === "pass" ? "(no difference)" : cell.reason || "(no diff)");
+  const text = cell.diff || (cell.status === "pass" || cell.status === "flaky" ? "(no difference)" : cell.reason || "(no diff)");
   for (const line of text.replace(/\n$/, "").split("\n")) {
     const cls = line.startsWith("@@") || line.startsWith("+++ ") || line.startsWith("--- ") ? "hunk"
       : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "";
     diff.append(el("span", { className: cls, textContent: line + "\n" }));
   }
+  const attempts = document.getElementById("detail-attempts");
+  attempts.replaceChildren(el("strong", { textContent: "failed attempts" }));
+  (cell.attempts || []).forEach((a, n) => {
+    attempts.append(el("p", { className: "muted", textContent: "attempt " + (n + 1) + ": " + a.status }),
+      el("pre", { className: "attempt", textContent: a.detail || "" }));
+  });
+  attempts.hidden = !(cell.attempts && cell.attempts.length);
   document.getElementById("detail").hidden = false;
   try {
     history.replaceState(null, "", "#cell=" + encodeURIComponent(caseId) + "|" + encodeURIComponent(column));

@@ -1,8 +1,14 @@
 //! `junit.xml`: the matrix for CI systems. One `<testsuite>` per column, one `<testcase>` per
 //! case (`classname` the column, `name` the case id, `file` its catalogue); a `diff` or
 //! `expect` cell is a `<failure>` carrying the rendered diff, an `error` cell an `<error>`
-//! carrying the message, a `skip` cell `<skipped>` with its reason. A cell that moved since the
-//! baseline names its transition in the message and as a property.
+//! carrying the message, a `skip` cell `<skipped>` with its reason. A `flaky` cell passes, and
+//! carries each failed attempt as nextest (and Surefire) write a test that passed on a retry:
+//! a `<flakyFailure>` (a `diff` or `expect` attempt) or `<flakyError>` (an `error` attempt)
+//! element with the attempt's diff or reason in its `<stackTrace>`; the suite counts it among
+//! the passing tests, and names the flaky count in a `flaky` property. A cell that failed on
+//! every attempt carries its earlier attempts the same way next to its `<failure>` or
+//! `<error>`, as `<rerunFailure>`/`<rerunError>`. A cell that moved since the baseline names
+//! its transition in the message and as a property.
 //!
 //! Guarantee: the output is well-formed XML 1.0 whatever the outcomes hold; characters XML
 //! cannot carry are written as `\u{…}` escapes.
@@ -28,6 +34,7 @@ pub fn to_junit(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
         let failures = count(Status::Diff) + count(Status::Expect);
         let errors = count(Status::Error);
         let skipped = count(Status::Skip);
+        let flaky = count(Status::Flaky);
         let time: f64 = cells.iter().filter_map(|(_, c)| c.elapsed_ms).sum::<f64>() / 1000.0;
         all_tests += cells.len();
         all_failures += failures;
@@ -42,6 +49,7 @@ pub fn to_junit(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
             cells.len()
         );
         suites.push_str("    <properties>\n");
+        let _ = writeln!(suites, "      <property name=\"flaky\" value=\"{flaky}\"/>");
         for (name, value) in [
             ("upstream", &column.upstream),
             ("wrangler", &column.wrangler),
@@ -73,7 +81,7 @@ pub fn to_junit(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
                 .unwrap_or_default();
             let body = |text: Option<&str>| text.unwrap_or_default().trim_end().to_owned();
             match cell.status {
-                Status::Pass => {}
+                Status::Pass | Status::Flaky => {}
                 Status::Diff => {
                     let _ = write!(
                         suites,
@@ -114,6 +122,26 @@ pub fn to_junit(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
                     );
                 }
             }
+            for (n, attempt) in cell.attempts.iter().enumerate() {
+                let kind = match (cell.status, attempt.status) {
+                    (Status::Flaky, Status::Error) => "flakyError",
+                    (Status::Flaky, _) => "flakyFailure",
+                    (_, Status::Error) => "rerunError",
+                    _ => "rerunFailure",
+                };
+                let _ = write!(
+                    suites,
+                    "\n      <{kind} type=\"{}\" message=\"{}\"><stackTrace>{}</stackTrace></{kind}>",
+                    attempt.status.as_str(),
+                    attr(&format!(
+                        "attempt {} of {}: {}",
+                        n + 1,
+                        cell.attempts.len() + 1,
+                        attempt.status.as_str()
+                    )),
+                    text(&body(attempt.detail.as_deref()))
+                );
+            }
             if let Some(t) = moved {
                 let _ = write!(
                     suites,
@@ -121,7 +149,7 @@ pub fn to_junit(matrix: &Matrix, transitions: Option<&Transitions>) -> String {
                     t.kind.as_str()
                 );
             }
-            if cell.status != Status::Pass || moved.is_some() {
+            if cell.status != Status::Pass || moved.is_some() || !cell.attempts.is_empty() {
                 suites.push_str("\n    ");
             }
             suites.push_str("</testcase>\n");

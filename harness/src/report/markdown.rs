@@ -17,6 +17,7 @@ fn mark(status: Status) -> &'static str {
         Status::Expect => "⚠️ expect",
         Status::Skip => "⏭️ skip",
         Status::Error => "💥 error",
+        Status::Flaky => "🔁 flaky",
     }
 }
 
@@ -85,10 +86,22 @@ pub fn to_markdown(matrix: &Matrix, transitions: Option<&Transitions>) -> String
     }
     let mut details = String::new();
     let mut skips = String::new();
+    let mut flaky = String::new();
     for row in &matrix.cases {
         for (column, cell) in &row.cells {
             match cell.status {
                 Status::Pass => {}
+                Status::Flaky => {
+                    let _ = writeln!(
+                        flaky,
+                        "### `{}` on `{column}`: flaky, passed on attempt {}\n\n{}:{}\n",
+                        row.id,
+                        cell.attempts.len() + 1,
+                        row.file.display(),
+                        row.line
+                    );
+                    write_attempts(&mut flaky, &cell.attempts);
+                }
                 Status::Skip => {
                     let _ = writeln!(
                         skips,
@@ -112,12 +125,26 @@ pub fn to_markdown(matrix: &Matrix, transitions: Option<&Transitions>) -> String
                         .or(cell.reason.as_deref())
                         .unwrap_or_default();
                     let _ = writeln!(details, "```diff\n{}\n```\n", body.trim_end());
+                    if !cell.attempts.is_empty() {
+                        let _ = writeln!(
+                            details,
+                            "Failed on every one of {} attempts; the earlier ones:\n",
+                            cell.attempts.len() + 1
+                        );
+                        write_attempts(&mut details, &cell.attempts);
+                    }
                 }
             }
         }
     }
     if !details.is_empty() {
         let _ = writeln!(out, "\n## Cells that did not pass\n\n{details}");
+    }
+    if !flaky.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Flaky cells: failed, then passed on a retry\n\n{flaky}"
+        );
     }
     if !skips.is_empty() {
         let _ = writeln!(out, "\n## Skipped cells and their reasons\n\n{skips}");
@@ -127,6 +154,19 @@ pub fn to_markdown(matrix: &Matrix, transitions: Option<&Transitions>) -> String
         let _ = writeln!(out, "- `{}`: {}", rule.name, rule.about);
     }
     out
+}
+
+/// The failed attempts of a retried cell, each with its diff or reason.
+fn write_attempts(out: &mut String, attempts: &[crate::cell::Attempt]) {
+    for (n, attempt) in attempts.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "Attempt {}: {}\n\n```diff\n{}\n```\n",
+            n + 1,
+            attempt.status.as_str(),
+            attempt.detail.as_deref().unwrap_or_default().trim_end()
+        );
+    }
 }
 
 /// What moved since the baseline: a row per cell, except new cells, which are listed per

@@ -14,12 +14,13 @@ pub use columns::{ReferenceColumn, UPSTREAM, discover, select};
 pub use process::{group_alive, install_exit_guards, stop_all};
 pub use toolchain::{Toolchain, ensure_installed, npm};
 
-use std::path::Path;
-use std::sync::OnceLock;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::{Mutex, RwLock, Semaphore};
 
 use crate::catalogue::Case;
 use crate::error::{Error, Result};
@@ -32,16 +33,65 @@ const START_ATTEMPTS: u32 = 3;
 /// How long a column may take to answer its first `/health`.
 const READY_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// How many times a column's worker is restarted after it crashed or stopped answering,
+/// unless [`ReferenceSide::limit_restarts`] says otherwise. Past it, the column is given up:
+/// every later case is an `error` saying so.
+pub const RESTARTS: u32 = 3;
+
+/// How long `/health` may take to answer when the harness checks whether a worker whose
+/// request failed is still alive.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a crashed worker may take to answer again (wrangler starts a new workerd by
+/// itself) before the side restarts the column's `wrangler dev`.
+const RECOVERY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The sentence that starts the reason of a case that crashed the reference worker twice:
+/// once among the cases in flight, once alone on a fresh worker.
+pub const CRASHED_ON_THIS_CASE: &str = "the reference worker crashed on this case";
+
 /// One running reference column.
+///
+/// Crash recovery (wptrunner's CRASH status and browser restart are the model): when a
+/// request fails, the side checks whether the worker went down with it: wrangler reported a
+/// workerd crash since the request left, wrangler exited, or `/health` does not answer. A
+/// worker that went down is recovered once for all the requests it took down: wrangler
+/// starts a new workerd by itself after a crash, so the side first waits for `/health` to
+/// answer again ([`RECOVERY_TIMEOUT`]), and otherwise restarts the column's `wrangler dev`
+/// on fresh ports. Every case that was in flight is then run again, one at a time, on the
+/// fresh worker. A case that takes that fresh worker down too is an `error` whose reason
+/// starts with [`CRASHED_ON_THIS_CASE`]; the worker is recovered once more for the cases
+/// after it. After [`RESTARTS`] recoveries the column is given up and every later case says
+/// so.
 pub struct ReferenceSide {
     pub column: ReferenceColumn,
     client: reqwest::Client,
-    base: String,
-    process: Mutex<Wrangler>,
-    /// Set once the process has died; every later case reports it.
+    toolchain: Toolchain,
+    persist: PathBuf,
+    /// The `COLUMN` var `/health` must name.
+    expected: Option<String>,
+    worker: Mutex<Worker>,
+    /// How many times the side recovered the worker; with `runtime_crashes`, a request
+    /// remembers the worker it was sent to.
+    generation: AtomicU64,
+    /// How many times wrangler reported that its workerd crashed (and started another).
+    runtime_crashes: Arc<AtomicU64>,
+    restarts: AtomicU32,
+    restart_limit: AtomicU32,
+    /// The epoch of the worker the side last recovered.
+    recovered: AtomicU64,
+    /// Requests share it; a case rerun after a crash holds it alone.
+    alone: RwLock<()>,
+    /// Set once the column is given up; every later case reports it.
     dead: OnceLock<String>,
     permits: Semaphore,
-    pgid: i32,
+    pgid: AtomicI32,
+}
+
+/// The current `wrangler dev` of a column and where it answers.
+struct Worker {
+    process: Wrangler,
+    base: String,
 }
 
 impl ReferenceSide {
@@ -65,93 +115,114 @@ impl ReferenceSide {
         let expected = std::fs::read_to_string(&column.config)
             .ok()
             .and_then(|text| columns::column_var(&text));
-        let mut attempts = 0;
-        'start: loop {
-            attempts += 1;
-            let mut wrangler =
-                Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
-                    fail(format!(
-                        "could not start wrangler dev with {}: {e}",
-                        toolchain.node.display()
-                    ))
-                })?;
-            let base = format!("http://127.0.0.1:{}", wrangler.port);
-            let started = Instant::now();
-            loop {
-                if let Some(status) = wrangler.exited() {
-                    let output = wrangler.output_tail();
-                    wrangler.stop().await;
-                    // Another process took a port between the check and wrangler's bind.
-                    if process::port_taken(&output) && attempts < START_ATTEMPTS {
-                        continue 'start;
-                    }
-                    let message =
-                        format!("wrangler dev exited before it was ready ({status}):\n{output}");
-                    return Err(fail(message));
-                }
-                // The answer must name this column: a port lost to another wrangler would
-                // otherwise pass for this one.
-                if let Ok(response) = client
-                    .get(format!("{base}/health"))
-                    .timeout(Duration::from_secs(2))
-                    .send()
-                    .await
-                    && response.status().is_success()
-                    && let Ok(health) = response.json::<Value>().await
-                    && health.get("column").and_then(Value::as_str) == expected.as_deref()
-                {
-                    break;
-                }
-                if started.elapsed() > READY_TIMEOUT {
-                    let message = format!(
-                        "wrangler dev did not answer within {} s:\n{}",
-                        READY_TIMEOUT.as_secs(),
-                        wrangler.output_tail()
-                    );
-                    wrangler.stop().await;
-                    return Err(fail(message));
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            let pgid = wrangler.pgid();
-            return Ok(ReferenceSide {
-                column,
-                client,
-                base,
-                process: Mutex::new(wrangler),
-                dead: OnceLock::new(),
-                permits: Semaphore::new(concurrency.max(1)),
-                pgid,
-            });
-        }
+        let runtime_crashes = Arc::new(AtomicU64::new(0));
+        let worker = launch(
+            toolchain,
+            &column,
+            &persist,
+            &client,
+            expected.as_deref(),
+            &runtime_crashes,
+        )
+        .await
+        .map_err(fail)?;
+        let pgid = worker.process.pgid();
+        Ok(ReferenceSide {
+            column,
+            client,
+            toolchain: toolchain.clone(),
+            persist,
+            expected,
+            worker: Mutex::new(worker),
+            generation: AtomicU64::new(0),
+            runtime_crashes,
+            restarts: AtomicU32::new(0),
+            restart_limit: AtomicU32::new(RESTARTS),
+            recovered: AtomicU64::new(0),
+            alone: RwLock::new(()),
+            dead: OnceLock::new(),
+            permits: Semaphore::new(concurrency.max(1)),
+            pgid: AtomicI32::new(pgid),
+        })
     }
 
-    /// The process group of the column's wrangler.
+    /// Sets how many times the worker may be recovered (default [`RESTARTS`]).
+    pub fn limit_restarts(&self, limit: u32) {
+        self.restart_limit.store(limit, Ordering::SeqCst);
+    }
+
+    /// How many times the worker has been recovered (by wrangler or by a restart).
+    pub fn restarts(&self) -> u32 {
+        self.restarts.load(Ordering::SeqCst)
+    }
+
+    /// The process group of the column's current wrangler.
     pub fn pgid(&self) -> i32 {
-        self.pgid
+        self.pgid.load(Ordering::SeqCst)
+    }
+
+    /// Which worker a request is sent to: it changes whenever the worker went down.
+    fn epoch(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst) + self.runtime_crashes.load(Ordering::SeqCst)
     }
 
     /// Runs one case (with `code` in place of the case's own, for `eval`) and returns its
     /// normalized outcome, or why the reference could not run it.
     pub async fn run(&self, case: &Case, code: &str) -> Result<Value, String> {
+        let body = wire::request(case, code)?;
+        let limit = Duration::from_millis(case.options.timeout_ms.unwrap_or(60_000))
+            + Duration::from_secs(30);
+        let (first, epoch) = {
+            let _permit = self.permits.acquire().await.map_err(|e| e.to_string())?;
+            let _shared = self.alone.read().await;
+            if let Some(message) = self.dead.get() {
+                return Err(message.clone());
+            }
+            let epoch = self.epoch();
+            (self.send(&body, limit).await, epoch)
+        };
+        let failure = match first {
+            Ok(answer) => return outcome::from_reference(&answer),
+            Err(failure) => failure,
+        };
+        if !self.crashed(epoch).await {
+            return Err(failure);
+        }
+        // The worker went down with this case in flight: recover it (once for every request
+        // it took down), then run the case again alone, so that a case that crashes the
+        // worker is told apart from the ones that were merely in flight with it.
+        self.recover(epoch).await?;
+        let _alone = self.alone.write().await;
         if let Some(message) = self.dead.get() {
             return Err(message.clone());
         }
-        let body = wire::request(case, code)?;
-        let _permit = self.permits.acquire().await.map_err(|e| e.to_string())?;
-        let limit = Duration::from_millis(case.options.timeout_ms.unwrap_or(60_000))
-            + Duration::from_secs(30);
+        let epoch = self.epoch();
+        match self.send(&body, limit).await {
+            Ok(answer) => outcome::from_reference(&answer),
+            Err(again) if self.crashed(epoch).await => {
+                let after = match self.recover(epoch).await {
+                    Ok(tail) => format!("wrangler's last output:\n{tail}"),
+                    Err(given_up) => given_up,
+                };
+                Err(format!(
+                    "{CRASHED_ON_THIS_CASE}: it went down with the case in flight, and again when the case ran alone on a fresh worker ({again}); {after}"
+                ))
+            }
+            Err(again) => Err(again),
+        }
+    }
+
+    /// One request: the worker's JSON answer, or why there is none.
+    async fn send(&self, body: &Value, limit: Duration) -> Result<Value, String> {
+        let base = self.worker.lock().await.base.clone();
         let response = self
             .client
-            .post(format!("{}/execute", self.base))
-            .json(&body)
+            .post(format!("{base}/execute"))
+            .json(body)
             .timeout(limit)
             .send()
-            .await;
-        let response = match response {
-            Ok(response) => response,
-            Err(error) => return Err(self.failure(format!("the request failed: {error}")).await),
-        };
+            .await
+            .map_err(|e| format!("the request failed: {e}"))?;
         let status = response.status();
         let text = response
             .text()
@@ -160,25 +231,115 @@ impl ReferenceSide {
         if !status.is_success() {
             return Err(format!("the reference worker answered {status}: {text}"));
         }
-        let json: Value = serde_json::from_str(&text)
-            .map_err(|e| format!("the reference worker's answer is not JSON ({e}): {text}"))?;
-        outcome::from_reference(&json)
+        serde_json::from_str(&text)
+            .map_err(|e| format!("the reference worker's answer is not JSON ({e}): {text}"))
     }
 
-    /// Explains a failed request: if the process has died, marks the column dead so every
-    /// later case says so at once.
-    async fn failure(&self, message: String) -> String {
-        let mut process = self.process.lock().await;
-        match process.exited() {
-            Some(status) => {
-                let dead = format!(
-                    "the reference worker exited ({status}) during the run:\n{}",
-                    process.output_tail()
-                );
-                self.dead.get_or_init(|| dead).clone()
-            }
-            None => message,
+    /// Whether the worker a request was sent to went down: recovered or crashed since, exited,
+    /// or not answering `/health` (twice, [`HEALTH_TIMEOUT`] each).
+    async fn crashed(&self, epoch: u64) -> bool {
+        if self.epoch() != epoch {
+            return true;
         }
+        let base = {
+            let mut worker = self.worker.lock().await;
+            if self.epoch() != epoch || worker.process.exited().is_some() {
+                return true;
+            }
+            worker.base.clone()
+        };
+        for _ in 0..2 {
+            if answers(
+                &self.client,
+                &base,
+                self.expected.as_deref(),
+                HEALTH_TIMEOUT,
+            )
+            .await
+            {
+                return self.epoch() != epoch;
+            }
+        }
+        true
+    }
+
+    /// Recovers the worker a request saw go down, unless another request already did, and
+    /// returns the last lines wrangler printed about it. Wrangler starts a new workerd by
+    /// itself after a crash, so this first waits for `/health`; a wrangler that exited or
+    /// whose worker does not answer within [`RECOVERY_TIMEOUT`] is restarted. Fails, giving
+    /// the column up, when the recoveries are used up or the restart fails; the message says
+    /// so.
+    async fn recover(&self, epoch: u64) -> Result<String, String> {
+        let mut worker = self.worker.lock().await;
+        if let Some(message) = self.dead.get() {
+            return Err(message.clone());
+        }
+        if self.recovered_since(epoch) {
+            return Ok(String::new());
+        }
+        let tail = last_lines(&worker.process.output_tail(), 8);
+        let limit = self.restart_limit.load(Ordering::SeqCst);
+        let restarts = self.restarts.load(Ordering::SeqCst);
+        if restarts >= limit {
+            worker.process.stop().await;
+            let message = format!(
+                "the reference worker crashed or stopped answering ({} time{}); the column is not restarted again (at most {limit} restart{}), so this case and every later one on {} did not run. Its last output:\n{tail}",
+                restarts + 1,
+                if restarts == 0 { "" } else { "s" },
+                if limit == 1 { "" } else { "s" },
+                self.column.name
+            );
+            return Err(self.dead.get_or_init(|| message).clone());
+        }
+        self.restarts.fetch_add(1, Ordering::SeqCst);
+        // Wrangler's own restart of workerd, when it is still running.
+        let waited = Instant::now();
+        while worker.process.exited().is_none() && waited.elapsed() < RECOVERY_TIMEOUT {
+            if answers(
+                &self.client,
+                &worker.base,
+                self.expected.as_deref(),
+                HEALTH_TIMEOUT,
+            )
+            .await
+            {
+                self.generation.fetch_add(1, Ordering::SeqCst);
+                self.recovered.store(self.epoch(), Ordering::SeqCst);
+                return Ok(tail);
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        worker.process.stop().await;
+        match launch(
+            &self.toolchain,
+            &self.column,
+            &self.persist,
+            &self.client,
+            self.expected.as_deref(),
+            &self.runtime_crashes,
+        )
+        .await
+        {
+            Ok(fresh) => {
+                self.pgid.store(fresh.process.pgid(), Ordering::SeqCst);
+                *worker = fresh;
+                self.generation.fetch_add(1, Ordering::SeqCst);
+                self.recovered.store(self.epoch(), Ordering::SeqCst);
+                Ok(tail)
+            }
+            Err(why) => {
+                let message = format!(
+                    "the reference worker crashed and could not be restarted, so this case and every later one on {} did not run: {why}",
+                    self.column.name
+                );
+                Err(self.dead.get_or_init(|| message).clone())
+            }
+        }
+    }
+
+    /// Whether the side recovered the worker after the one at `epoch` went down.
+    fn recovered_since(&self, epoch: u64) -> bool {
+        self.recovered.load(Ordering::SeqCst) > epoch
     }
 
     /// Whether the column still answers its `/health` within two seconds (a `wrangler dev`
@@ -199,6 +360,90 @@ impl ReferenceSide {
 
     /// Stops the column's process group.
     pub async fn stop(&self) {
-        self.process.lock().await.stop().await;
+        self.worker.lock().await.process.stop().await;
+    }
+}
+
+/// The last `count` lines of a text.
+fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+/// Whether the worker at `base` answers `/health` naming its column.
+async fn answers(
+    client: &reqwest::Client,
+    base: &str,
+    expected: Option<&str>,
+    timeout: Duration,
+) -> bool {
+    let Ok(response) = client
+        .get(format!("{base}/health"))
+        .timeout(timeout)
+        .send()
+        .await
+    else {
+        return false;
+    };
+    response.status().is_success()
+        && response
+            .json::<Value>()
+            .await
+            .is_ok_and(|health| health.get("column").and_then(Value::as_str) == expected)
+}
+
+/// Starts a column's `wrangler dev` and waits until it answers `/health` naming the column;
+/// a start that loses one of its ports to another process is retried on other ports.
+async fn launch(
+    toolchain: &Toolchain,
+    column: &ReferenceColumn,
+    persist: &Path,
+    client: &reqwest::Client,
+    expected: Option<&str>,
+    crashes: &Arc<AtomicU64>,
+) -> Result<Worker, String> {
+    let mut attempts = 0;
+    'start: loop {
+        attempts += 1;
+        let mut wrangler = Wrangler::start(toolchain, &column.config, persist, crashes.clone())
+            .map_err(|e| {
+                format!(
+                    "could not start wrangler dev with {}: {e}",
+                    toolchain.node.display()
+                )
+            })?;
+        let base = format!("http://127.0.0.1:{}", wrangler.port);
+        let started = Instant::now();
+        loop {
+            if let Some(status) = wrangler.exited() {
+                let output = wrangler.output_tail();
+                wrangler.stop().await;
+                // Another process took a port between the check and wrangler's bind.
+                if process::port_taken(&output) && attempts < START_ATTEMPTS {
+                    continue 'start;
+                }
+                return Err(format!(
+                    "wrangler dev exited before it was ready ({status}):\n{output}"
+                ));
+            }
+            // The answer must name this column: a port lost to another wrangler would
+            // otherwise pass for this one.
+            if answers(client, &base, expected, Duration::from_secs(2)).await {
+                return Ok(Worker {
+                    process: wrangler,
+                    base,
+                });
+            }
+            if started.elapsed() > READY_TIMEOUT {
+                let message = format!(
+                    "wrangler dev did not answer within {} s:\n{}",
+                    READY_TIMEOUT.as_secs(),
+                    wrangler.output_tail()
+                );
+                wrangler.stop().await;
+                return Err(message);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 }

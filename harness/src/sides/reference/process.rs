@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,9 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use super::toolchain::Toolchain;
+
+/// What wrangler prints when workerd died under it and it starts a new one.
+const RUNTIME_CRASHED: &str = "The Workers runtime crashed unexpectedly";
 
 /// Process groups started by this process and not yet stopped.
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
@@ -26,11 +30,13 @@ pub struct Wrangler {
 
 impl Wrangler {
     /// Starts `wrangler dev` for one config on free loopback ports, with its own persist
-    /// directory, in a new process group.
+    /// directory, in a new process group. `crashes` counts the times wrangler reports that
+    /// its workerd crashed (wrangler then starts a new one by itself).
     pub fn start(
         toolchain: &Toolchain,
         config: &Path,
         persist: &Path,
+        crashes: Arc<AtomicU64>,
     ) -> std::io::Result<Wrangler> {
         let port = free_port()?;
         let inspector = free_port()?;
@@ -77,9 +83,13 @@ impl Wrangler {
         .flatten()
         {
             let output = output.clone();
+            let crashes = crashes.clone();
             tokio::spawn(async move {
                 let mut lines = BufReader::new(stream).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
+                    if line.contains(RUNTIME_CRASHED) {
+                        crashes.fetch_add(1, Ordering::SeqCst);
+                    }
                     let mut buffer = output.lock().unwrap_or_else(|e| e.into_inner());
                     if buffer.len() == 60 {
                         buffer.pop_front();
