@@ -384,22 +384,22 @@ async fn a_call_is_answered_after_its_pull_and_released_by_the_peer() {
 
 /// A target that calls back the stub it receives, then holds it until told to drop it.
 struct CallsBack {
-    held: Mutex<Vec<WireValue>>,
+    held: Arc<Mutex<Vec<WireValue>>>,
 }
 
-impl Target for Arc<CallsBack> {
+impl Target for CallsBack {
     fn call(
         &self,
         _path: Vec<String>,
         args: Vec<WireValue>,
     ) -> BoxFuture<'static, Result<WireValue, WireValue>> {
-        let this = self.clone();
+        let held = self.held.clone();
         Box::pin(async move {
             let WireValue::Stub(Stub::Remote(stub)) = &args[0] else {
                 return Err(WireValue::error("TypeError", "no stub"));
             };
             let answer = stub.call(vec![WireValue::string("ping")]).await;
-            this.held.lock().unwrap().extend(args);
+            held.lock().unwrap().extend(args);
             answer.map_err(|_| WireValue::error("Error", "callback failed"))
         })
     }
@@ -407,10 +407,8 @@ impl Target for Arc<CallsBack> {
 
 #[tokio::test]
 async fn a_stub_introduced_twice_is_released_once_with_both_introductions() {
-    let target = Arc::new(CallsBack {
-        held: Mutex::new(Vec::new()),
-    });
-    let (session, mut raw) = pair(Some(Arc::new(target.clone()))).await;
+    let held = Arc::new(Mutex::new(Vec::new()));
+    let (session, mut raw) = pair(Some(Arc::new(CallsBack { held: held.clone() }))).await;
     // The same function, introduced twice in one call.
     send(
         &mut raw,
@@ -438,7 +436,7 @@ async fn a_stub_introduced_twice_is_released_once_with_both_introductions() {
         }
     );
     // Dropping the last handle releases the stub with its two introductions.
-    target.held.lock().unwrap().clear();
+    held.lock().unwrap().clear();
     assert_eq!(receive(&mut raw).await, json!(["release", -1, 2]));
     assert_eq!(
         session.table_counts(),
