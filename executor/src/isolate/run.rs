@@ -31,8 +31,7 @@ use super::sandbox::{Sandbox, internal_object};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
-    Dispatch, Envelope, ExecuteRequest, JsValue, Outcome, RunError, encode_codec_json,
-    separate_imports, texts,
+    Dispatch, Envelope, ExecuteRequest, JsValue, Outcome, RunError, separate_imports, texts,
 };
 
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
@@ -413,14 +412,7 @@ async fn sleep_until(deadline: Option<Instant>) {
 
 /// The JSON the sandbox's dispatch promise resolves with.
 fn envelope_json(envelope: Envelope) -> String {
-    match envelope {
-        Envelope::Result(value) => match encode_codec_json(&value) {
-            Ok(Some(json)) => format!("{{\"result\":{json}}}"),
-            Ok(None) => "{}".into(),
-            Err(e) => serde_json::json!({ "error": e.0 }).to_string(),
-        },
-        Envelope::Error(text) => serde_json::json!({ "error": text }).to_string(),
-    }
+    envelope.to_json()
 }
 
 /// The text of a caught error (an exception's `String()`), for a failed crossing.

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use super::JsValue;
+use super::{CodecError, JsValue, decode_codec_json, encode_codec_json};
 
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -31,6 +31,47 @@ pub enum Envelope {
     Result(JsValue),
     /// The call rejects with `new Error(text)`.
     Error(String),
+}
+
+impl Envelope {
+    /// The envelope as the sandbox's dispatch promise receives it, in codec JSON:
+    /// `{"result":…}` (`{}` for an `undefined` result), or `{"error":"…"}`. A result the
+    /// codec refuses (a BigInt) becomes the codec's error text.
+    pub fn to_json(&self) -> String {
+        match self {
+            Envelope::Result(value) => match encode_codec_json(value) {
+                Ok(Some(json)) => format!("{{\"result\":{json}}}"),
+                Ok(None) => "{}".into(),
+                Err(e) => serde_json::json!({ "error": e.0 }).to_string(),
+            },
+            Envelope::Error(text) => serde_json::json!({ "error": text }).to_string(),
+        }
+    }
+
+    /// Reads an envelope back from [`to_json`](Envelope::to_json)'s form. A string `error`
+    /// (even empty) is an [`Envelope::Error`]; a truthy non-string `error` is rendered as
+    /// `String()` renders it, as the sandbox's `new Error(data.error)` would; otherwise the
+    /// `result` (absent: `undefined`) after the codec's decoding.
+    pub fn from_json(text: &str) -> Result<Envelope, CodecError> {
+        let json: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| CodecError(format!("The envelope is not JSON: {e}")))?;
+        let serde_json::Value::Object(map) = json else {
+            return Err(CodecError(format!(
+                "The envelope is not a JSON object: {text}"
+            )));
+        };
+        match map.get("error") {
+            Some(serde_json::Value::String(error)) => return Ok(Envelope::Error(error.clone())),
+            Some(other) if JsValue::from_json(other).is_truthy() => {
+                return Ok(Envelope::Error(JsValue::from_json(other).to_js_string()));
+            }
+            _ => {}
+        }
+        match map.get("result") {
+            None => Ok(Envelope::Result(JsValue::Undefined)),
+            Some(result) => Ok(Envelope::Result(decode_codec_json(&result.to_string())?)),
+        }
+    }
 }
 
 /// The host side of every tool call a run makes.

@@ -1,0 +1,26 @@
+//! The remote executor: the native contract served over Cap'n Web on a WebSocket.
+//!
+//! [`RemoteExecutor::connect`] builds a native [`Executor`](crate::protocol::Executor) whose
+//! runs happen in an executor daemon elsewhere ([`ExecutorServer`], or the
+//! `codemode-executor serve` binary), while the host's dispatch stays in the host's process:
+//! it crosses the socket as a live stub and the daemon calls it back over the same socket.
+//! `CodemodeExecutor` over a `RemoteExecutor` behaves as over the executor the daemon serves.
+//!
+//! The remote layer knows the executor it serves only as an `Executor`. Modules:
+//! - [`wire`]: the Cap'n Web subset (messages, expressions, import and export tables, the
+//!   session loop over `tokio-tungstenite`);
+//! - [`contract`]: the request, the answer, values and error codes as they cross;
+//! - [`server`]: [`ExecutorServer`], its bounds and refusals;
+//! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection.
+//!
+//! The wire contract, for a third party writing a client or a server, is
+//! `docs/remote-protocol.md`.
+
+pub mod client;
+pub mod contract;
+pub mod server;
+pub mod wire;
+
+pub use client::{ConnectOptions, RemoteExecutor};
+pub use contract::PROTOCOL_VERSION;
+pub use server::{ExecutorServer, ServerOptions};

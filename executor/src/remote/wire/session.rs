@@ -1,0 +1,772 @@
+//! One Cap'n Web session over one WebSocket: the read loop, the writer, and calls both ways.
+//!
+//! Guarantees:
+//! - every push we send is followed by its pull, and every answer we receive is released
+//!   with `["release", id, 1]`;
+//! - every stub the peer sent is released once, with its exact introduction count, when the
+//!   last handle to it is dropped or disposed;
+//! - a message the subset does not know, a malformed expression, an unknown ID or a release
+//!   below zero aborts the session: the peer receives `["abort", error]` naming the reason,
+//!   the socket closes, and every pending call fails with [`CallError::Broken`];
+//! - once broken, a session stays broken: [`Session::broken`] is the whole liveness signal.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{
+    Error as WsError, Message as WsMessage, error::CapacityError,
+};
+
+use super::message::Message;
+use super::tables::{Export, Import, TableState};
+use super::value::{ExpressionError, Target, WireValue, decode, encode};
+use crate::protocol::BoxFuture;
+
+/// Why a call over the session did not resolve.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallError {
+    /// The peer rejected it with this value (usually an error).
+    Rejected(WireValue),
+    /// The session broke before the answer arrived; the text says why.
+    Broken(String),
+}
+
+/// How a session is bounded.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    /// The largest incoming message; a larger one aborts the session with a text naming
+    /// both sizes.
+    pub max_message_bytes: usize,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions {
+            max_message_bytes: 32 << 20,
+        }
+    }
+}
+
+/// How many entries a session's tables hold (the main object not counted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableCounts {
+    pub imports: usize,
+    pub exports: usize,
+}
+
+enum Outgoing {
+    Text(String),
+    Close(u16, String),
+}
+
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    outgoing: mpsc::UnboundedSender<Outgoing>,
+    /// Imports whose last handle went away; the read loop releases them under the lock
+    /// (a handle may be dropped while the lock is held, so dropping never locks).
+    releases: mpsc::UnboundedSender<i64>,
+    broken: watch::Sender<Option<String>>,
+}
+
+struct State {
+    tables: TableState,
+    broken: Option<String>,
+}
+
+/// A Cap'n Web session. Dropping it closes the socket.
+pub struct Session {
+    shared: Arc<Shared>,
+}
+
+impl Session {
+    /// Starts a session over an open WebSocket, serving `main` as our main object (ID 0)
+    /// when there is one. The read loop and the writer run as tasks of the current runtime.
+    pub fn start<S>(
+        socket: WebSocketStream<S>,
+        main: Option<Arc<dyn Target>>,
+        options: SessionOptions,
+    ) -> Session
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
+        let (releases, releases_rx) = mpsc::unbounded_channel();
+        let (broken, _) = watch::channel(None);
+        let shared = Arc::new_cyclic(|weak: &Weak<Shared>| Shared {
+            state: Mutex::new(State {
+                tables: TableState::new(weak.clone(), main),
+                broken: None,
+            }),
+            outgoing,
+            releases,
+            broken,
+        });
+        let (sink, stream) = socket.split();
+        tokio::spawn(write_loop(sink, outgoing_rx));
+        tokio::spawn(read_loop(shared.clone(), stream, releases_rx, options));
+        Session { shared }
+    }
+
+    /// Calls `path` on the peer's main object.
+    pub async fn call_main(
+        &self,
+        path: &str,
+        args: Vec<WireValue>,
+    ) -> Result<WireValue, CallError> {
+        call(&self.shared, 0, vec![path.to_string()], args).await
+    }
+
+    /// Why the session broke, once it has.
+    pub fn broken(&self) -> Option<String> {
+        self.shared.broken.borrow().clone()
+    }
+
+    /// Waits until the session breaks, and answers why.
+    pub async fn closed(&self) -> String {
+        let mut rx = self.shared.broken.subscribe();
+        loop {
+            if let Some(reason) = rx.borrow_and_update().clone() {
+                return reason;
+            }
+            if rx.changed().await.is_err() {
+                return "The session ended.".into();
+            }
+        }
+    }
+
+    /// Closes the socket normally; pending calls fail with `reason`.
+    pub fn close(&self, reason: &str) {
+        break_session(
+            &self.shared,
+            reason.to_string(),
+            Some((1000, String::new())),
+        );
+    }
+
+    /// Aborts the session: the peer receives `["abort", Error(reason)]`, then the socket
+    /// closes.
+    pub fn abort(&self, reason: &str) {
+        abort(&self.shared, reason.to_string());
+    }
+
+    /// How many entries the tables hold, for accounting checks.
+    pub fn table_counts(&self) -> TableCounts {
+        let state = self.shared.state.lock().unwrap();
+        let (imports, exports) = state.tables.counts();
+        TableCounts { imports, exports }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.close("The session was closed locally.");
+    }
+}
+
+/// A stub the peer exported to us. Clones share one import entry; when the last clone is
+/// dropped (or [`dispose`](RemoteStub::dispose) is called), the import is released with its
+/// introduction count.
+#[derive(Clone)]
+pub struct RemoteStub {
+    inner: Arc<StubInner>,
+}
+
+pub(crate) struct StubInner {
+    id: i64,
+    session: Weak<Shared>,
+    disposed: AtomicBool,
+}
+
+impl RemoteStub {
+    pub(super) fn new(id: i64, session: Weak<Shared>) -> RemoteStub {
+        RemoteStub {
+            inner: Arc::new(StubInner {
+                id,
+                session,
+                disposed: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    pub(super) fn from_inner(inner: Arc<StubInner>) -> RemoteStub {
+        RemoteStub { inner }
+    }
+
+    pub(super) fn downgrade(&self) -> Weak<StubInner> {
+        Arc::downgrade(&self.inner)
+    }
+
+    /// A stub bound to no session: every call fails as broken. For tests of the expression
+    /// codec.
+    pub fn detached(id: i64) -> RemoteStub {
+        RemoteStub::new(id, Weak::new())
+    }
+
+    /// The import ID.
+    pub fn id(&self) -> i64 {
+        self.inner.id
+    }
+
+    /// Calls the stub itself (a function) with `args`.
+    pub async fn call(&self, args: Vec<WireValue>) -> Result<WireValue, CallError> {
+        if self.inner.disposed.load(Ordering::SeqCst) {
+            return Err(CallError::Broken("The stub was disposed.".into()));
+        }
+        let Some(shared) = self.inner.session.upgrade() else {
+            return Err(CallError::Broken("The stub's session has ended.".into()));
+        };
+        call(&shared, self.inner.id, Vec::new(), args).await
+    }
+
+    /// Releases the import now (every clone stops working).
+    pub fn dispose(&self) {
+        self.inner.release();
+    }
+}
+
+impl StubInner {
+    fn release(&self) {
+        if self.disposed.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        if let Some(shared) = self.session.upgrade() {
+            let _ = shared.releases.send(self.id);
+        }
+    }
+
+    pub(super) fn is_disposed(&self) -> bool {
+        self.disposed.load(Ordering::SeqCst)
+    }
+}
+
+/// Releases import `id` with its introduction count, unless a live handle to it remains
+/// (the peer may have introduced it again since).
+fn release_import(shared: &Shared, id: i64) {
+    let mut state = shared.state.lock().unwrap();
+    if state.broken.is_some() {
+        return;
+    }
+    if let Some(Import::Stub { refcount, handle }) = state.tables.imports.get(&id) {
+        let live = handle.upgrade().is_some_and(|inner| !inner.is_disposed());
+        if !live {
+            let count = *refcount;
+            state.tables.imports.remove(&id);
+            send(shared, &Message::Release(id, count));
+        }
+    }
+}
+
+impl Drop for StubInner {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+fn send(shared: &Shared, message: &Message) {
+    let _ = shared.outgoing.send(Outgoing::Text(message.to_text()));
+}
+
+/// Pushes a call to `target` (an import ID of ours; 0 is the peer's main object) and waits
+/// for its answer, with any promises in it settled.
+async fn call(
+    shared: &Arc<Shared>,
+    target: i64,
+    path: Vec<String>,
+    args: Vec<WireValue>,
+) -> Result<WireValue, CallError> {
+    let rx = {
+        let mut state = shared.state.lock().unwrap();
+        if let Some(reason) = &state.broken {
+            return Err(CallError::Broken(reason.clone()));
+        }
+        let args: Vec<Value> = args
+            .iter()
+            .map(|arg| encode(arg, &mut state.tables))
+            .collect();
+        let id = state.tables.next_push;
+        state.tables.next_push += 1;
+        let (tx, rx) = oneshot::channel();
+        state.tables.imports.insert(id, Import::Call(tx));
+        let expr = serde_json::json!(["pipeline", target, path, args]);
+        send(shared, &Message::Push(expr));
+        send(shared, &Message::Pull(id));
+        rx
+    };
+    let value = match rx.await {
+        Ok(answer) => answer?,
+        Err(_) => return Err(CallError::Broken(broken_reason(shared))),
+    };
+    settle(shared, value).await
+}
+
+fn broken_reason(shared: &Shared) -> String {
+    shared
+        .broken
+        .borrow()
+        .clone()
+        .unwrap_or_else(|| "The session ended.".into())
+}
+
+/// Replaces every promise in `value` by its resolution.
+fn settle<'a>(
+    shared: &'a Arc<Shared>,
+    value: WireValue,
+) -> BoxFuture<'a, Result<WireValue, CallError>> {
+    Box::pin(async move {
+        Ok(match value {
+            WireValue::Promise(id) => {
+                enum Next {
+                    Ready(Result<WireValue, CallError>),
+                    Wait(oneshot::Receiver<Result<WireValue, CallError>>),
+                }
+                let next = {
+                    let mut state = shared.state.lock().unwrap();
+                    if let Some(reason) = &state.broken {
+                        Next::Ready(Err(CallError::Broken(reason.clone())))
+                    } else {
+                        match state.tables.imports.get_mut(&id) {
+                            Some(Import::Promise {
+                                settled: Some(result),
+                                ..
+                            }) => Next::Ready(result.clone()),
+                            Some(Import::Promise { waiters, .. }) => {
+                                let (tx, rx) = oneshot::channel();
+                                waiters.push(tx);
+                                Next::Wait(rx)
+                            }
+                            _ => Next::Ready(Err(CallError::Broken(format!(
+                                "Promise {id} is not on the import table."
+                            )))),
+                        }
+                    }
+                };
+                let result = match next {
+                    Next::Ready(result) => result,
+                    Next::Wait(rx) => rx
+                        .await
+                        .map_err(|_| CallError::Broken(broken_reason(shared)))?,
+                };
+                settle(shared, result?).await?
+            }
+            WireValue::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(settle(shared, item).await?);
+                }
+                WireValue::Array(out)
+            }
+            WireValue::Object(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for (k, v) in entries {
+                    out.push((k, settle(shared, v).await?));
+                }
+                WireValue::Object(out)
+            }
+            other => other,
+        })
+    })
+}
+
+fn break_session(shared: &Shared, reason: String, close: Option<(u16, String)>) {
+    let (imports, exports) = {
+        let mut state = shared.state.lock().unwrap();
+        if state.broken.is_some() {
+            return;
+        }
+        state.broken = Some(reason.clone());
+        (
+            std::mem::take(&mut state.tables.imports),
+            std::mem::take(&mut state.tables.exports),
+        )
+    };
+    shared.broken.send_replace(Some(reason.clone()));
+    for import in imports.into_values() {
+        match import {
+            Import::Call(tx) => {
+                let _ = tx.send(Err(CallError::Broken(reason.clone())));
+            }
+            Import::Promise { waiters, .. } => {
+                for tx in waiters {
+                    let _ = tx.send(Err(CallError::Broken(reason.clone())));
+                }
+            }
+            Import::Stub { .. } => {}
+        }
+    }
+    drop(exports);
+    let (code, text) = close.unwrap_or((1000, String::new()));
+    let _ = shared.outgoing.send(Outgoing::Close(code, text));
+}
+
+fn abort(shared: &Shared, reason: String) {
+    if shared.state.lock().unwrap().broken.is_some() {
+        return;
+    }
+    let error = serde_json::json!(["error", "Error", reason]);
+    send(shared, &Message::Abort(error));
+    let mut close_reason = reason.clone();
+    // A close frame's reason holds at most 123 bytes.
+    while close_reason.len() > 123 {
+        close_reason.pop();
+    }
+    break_session(shared, reason, Some((3000, close_reason)));
+}
+
+async fn write_loop<S>(
+    mut sink: futures::stream::SplitSink<WebSocketStream<S>, WsMessage>,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    while let Some(outgoing) = rx.recv().await {
+        match outgoing {
+            Outgoing::Text(text) => {
+                if sink.send(WsMessage::text(text)).await.is_err() {
+                    break;
+                }
+            }
+            Outgoing::Close(code, reason) => {
+                let frame = CloseFrame {
+                    code: CloseCode::from(code),
+                    reason: reason.into(),
+                };
+                let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                break;
+            }
+        }
+    }
+    let _ = sink.close().await;
+}
+
+async fn read_loop<S>(
+    shared: Arc<Shared>,
+    mut stream: futures::stream::SplitStream<WebSocketStream<S>>,
+    mut releases: mpsc::UnboundedReceiver<i64>,
+    options: SessionOptions,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let mut broken = shared.broken.subscribe();
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            Some(id) = releases.recv() => {
+                release_import(&shared, id);
+                continue;
+            }
+            _ = broken.wait_for(Option::is_some) => return,
+        };
+        let outcome = match frame {
+            None => Err((false, "The peer closed the connection.".to_string())),
+            Some(Err(WsError::Capacity(CapacityError::MessageTooLong { size, .. }))) => Err((
+                true,
+                format!(
+                    "A message of {size} bytes exceeds the session's {}-byte bound.",
+                    options.max_message_bytes
+                ),
+            )),
+            Some(Err(error)) => Err((false, format!("The connection failed: {error}."))),
+            Some(Ok(WsMessage::Text(text))) => {
+                handle(&shared, text.as_str()).map_err(|e| (true, e))
+            }
+            Some(Ok(WsMessage::Binary(_))) => Err((
+                true,
+                "A binary frame arrived; the protocol carries one JSON message per text frame."
+                    .to_string(),
+            )),
+            Some(Ok(WsMessage::Close(frame))) => Err((
+                false,
+                match frame {
+                    Some(frame) if !frame.reason.is_empty() => format!(
+                        "The peer closed the connection ({} {}).",
+                        u16::from(frame.code),
+                        frame.reason
+                    ),
+                    Some(frame) => format!(
+                        "The peer closed the connection ({}).",
+                        u16::from(frame.code)
+                    ),
+                    None => "The peer closed the connection.".to_string(),
+                },
+            )),
+            Some(Ok(_)) => Ok(()),
+        };
+        if let Err((protocol_error, reason)) = outcome {
+            if protocol_error {
+                abort(&shared, reason);
+            } else {
+                break_session(&shared, reason, None);
+            }
+            return;
+        }
+    }
+}
+
+/// Handles one incoming message. The error is the abort reason.
+fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
+    let message = Message::parse(text)?;
+    let mut state = shared.state.lock().unwrap();
+    if state.broken.is_some() {
+        return Ok(());
+    }
+    let tables = &mut state.tables;
+    match message {
+        Message::Push(expr) => {
+            let id = tables.next_peer_push;
+            tables.next_peer_push += 1;
+            let call = decode_push(&expr, tables).map_err(|e| e.0)?;
+            tables.exports.insert(
+                id,
+                Export::Answer {
+                    pulled: false,
+                    settled: None,
+                    refcount: 1,
+                },
+            );
+            drop(state);
+            let shared = shared.clone();
+            tokio::spawn(async move {
+                let result = run_push(&shared, call).await;
+                complete(&shared, id, result);
+            });
+        }
+        Message::Pull(id) => match tables.exports.get_mut(&id) {
+            Some(Export::Answer {
+                pulled, settled, ..
+            }) => {
+                *pulled = true;
+                if let Some((rejected, expr)) = settled.clone() {
+                    send(shared, &answer_message(id, rejected, expr));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "A pull names export {id}, which is not a pending call."
+                ));
+            }
+        },
+        message @ (Message::Resolve(..) | Message::Reject(..)) => {
+            let (id, expr, rejected) = match message {
+                Message::Resolve(id, expr) => (id, expr, false),
+                Message::Reject(id, expr) => (id, expr, true),
+                _ => unreachable!("matched above"),
+            };
+            let value = decode(&expr, tables).map_err(|e| e.0)?;
+            let result = if rejected {
+                Err(CallError::Rejected(value))
+            } else {
+                Ok(value)
+            };
+            match tables.imports.remove(&id) {
+                Some(Import::Call(tx)) => {
+                    send(shared, &Message::Release(id, 1));
+                    drop(state);
+                    let _ = tx.send(result);
+                }
+                Some(Import::Promise {
+                    refcount, waiters, ..
+                }) => {
+                    send(shared, &Message::Release(id, refcount));
+                    // Kept settled, so every occurrence of the promise in a value reads it.
+                    tables.imports.insert(
+                        id,
+                        Import::Promise {
+                            refcount: 0,
+                            settled: Some(result.clone()),
+                            waiters: Vec::new(),
+                        },
+                    );
+                    drop(state);
+                    for tx in waiters {
+                        let _ = tx.send(result.clone());
+                    }
+                }
+                Some(stub @ Import::Stub { .. }) => {
+                    tables.imports.insert(id, stub);
+                    return Err(format!(
+                        "A resolve names import {id}, which is a stub, not a promise."
+                    ));
+                }
+                // Released already: the answer is dropped (with any stubs it carried).
+                None => {}
+            }
+        }
+        Message::Release(id, count) => tables.release_export(id, count)?,
+        Message::Abort(expr) => {
+            let reason = match decode(&expr, tables) {
+                Ok(WireValue::Error { message, .. }) => message,
+                Ok(WireValue::String(text)) => text,
+                Ok(other) => other.describe(),
+                Err(_) => expr.to_string(),
+            };
+            drop(state);
+            break_session(
+                shared,
+                format!("The peer aborted the session: {reason}"),
+                None,
+            );
+        }
+    }
+    Ok(())
+}
+
+fn answer_message(id: i64, rejected: bool, expr: Value) -> Message {
+    if rejected {
+        Message::Reject(id, expr)
+    } else {
+        Message::Resolve(id, expr)
+    }
+}
+
+/// What a push asks for.
+enum PushCall {
+    /// Call `path` on `target` with `args`.
+    Call {
+        target: Arc<dyn Target>,
+        path: Vec<String>,
+        args: Vec<WireValue>,
+    },
+    /// A push that is not a call: its value is its answer (or the text is its rejection).
+    Value(Result<WireValue, String>),
+}
+
+fn decode_push(expr: &Value, tables: &mut TableState) -> Result<PushCall, ExpressionError> {
+    let Value::Array(parts) = expr else {
+        return Ok(PushCall::Value(Ok(decode(expr, tables)?)));
+    };
+    let is_reference = matches!(
+        parts.first().and_then(Value::as_str),
+        Some("pipeline" | "import")
+    ) && parts.len() >= 3;
+    if !is_reference {
+        return Ok(PushCall::Value(Ok(decode(expr, tables)?)));
+    }
+    let malformed = || {
+        ExpressionError(format!(
+            "Malformed call expression {}.",
+            super::message::excerpt(&expr.to_string())
+        ))
+    };
+    let id = parts[1].as_i64().ok_or_else(malformed)?;
+    let Value::Array(path) = &parts[2] else {
+        return Err(malformed());
+    };
+    let path: Vec<String> = path
+        .iter()
+        .map(|part| match part {
+            Value::String(s) => Ok(s.clone()),
+            Value::Number(n) => Ok(n.to_string()),
+            _ => Err(malformed()),
+        })
+        .collect::<Result<_, _>>()?;
+    let args = match parts.get(3) {
+        None => None,
+        Some(Value::Array(args)) => Some(
+            args.iter()
+                .map(|arg| decode(arg, tables))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(_) => return Err(malformed()),
+    };
+    if parts.len() > 4 {
+        return Err(malformed());
+    }
+    let target = match tables.exports.get(&id) {
+        Some(Export::Main(target)) | Some(Export::Target { target, .. }) => target.clone(),
+        Some(Export::Answer { .. }) => {
+            return Ok(PushCall::Value(Err(format!(
+                "Pipelining on the answer to push {id} is not supported by this peer; await it first."
+            ))));
+        }
+        None => {
+            return Err(ExpressionError(format!(
+                "A call targets export {id}, which does not exist."
+            )));
+        }
+    };
+    match args {
+        Some(args) => Ok(PushCall::Call { target, path, args }),
+        None => Ok(PushCall::Value(Err(format!(
+            "Reading the property {path:?} without calling it is not supported by this peer."
+        )))),
+    }
+}
+
+async fn run_push(shared: &Arc<Shared>, call: PushCall) -> Result<WireValue, WireValue> {
+    match call {
+        PushCall::Value(Ok(value)) => settle(shared, value).await.map_err(call_error_value),
+        PushCall::Value(Err(text)) => Err(WireValue::error("TypeError", text)),
+        PushCall::Call { target, path, args } => {
+            let mut settled = Vec::with_capacity(args.len());
+            for arg in args {
+                settled.push(settle(shared, arg).await.map_err(call_error_value)?);
+            }
+            target.call(path, settled).await
+        }
+    }
+}
+
+fn call_error_value(error: CallError) -> WireValue {
+    match error {
+        CallError::Rejected(value) => value,
+        CallError::Broken(reason) => WireValue::error("Error", reason),
+    }
+}
+
+/// Records a push's answer, and sends it if the peer pulled it.
+fn complete(shared: &Arc<Shared>, id: i64, result: Result<WireValue, WireValue>) {
+    let mut state = shared.state.lock().unwrap();
+    if state.broken.is_some() || !state.tables.exports.contains_key(&id) {
+        return;
+    }
+    let (rejected, value) = match result {
+        Ok(value) => (false, value),
+        Err(value) => (true, strip_stubs(value)),
+    };
+    let expr = encode(&value, &mut state.tables);
+    if let Some(Export::Answer {
+        pulled, settled, ..
+    }) = state.tables.exports.get_mut(&id)
+    {
+        if *pulled {
+            send(shared, &answer_message(id, rejected, expr.clone()));
+        }
+        *settled = Some((rejected, expr));
+    }
+}
+
+/// A rejection may not carry stubs: they become `undefined`.
+fn strip_stubs(value: WireValue) -> WireValue {
+    match value {
+        WireValue::Stub(_) | WireValue::Promise(_) => WireValue::Undefined,
+        WireValue::Array(items) => WireValue::Array(items.into_iter().map(strip_stubs).collect()),
+        WireValue::Object(entries) => WireValue::Object(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k, strip_stubs(v)))
+                .collect(),
+        ),
+        WireValue::Error {
+            name,
+            message,
+            stack,
+            props,
+        } => WireValue::Error {
+            name,
+            message,
+            stack,
+            props: props
+                .into_iter()
+                .map(|(k, v)| (k, strip_stubs(v)))
+                .collect(),
+        },
+        other => other,
+    }
+}

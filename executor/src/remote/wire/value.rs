@@ -1,0 +1,433 @@
+//! Cap'n Web expressions: the values a message carries, and their JSON forms.
+//!
+//! Plain JSON passes through, except arrays, which are escaped as `[[…]]`. Everything else
+//! is a tagged array: `["undefined"]`, `["inf"]`, `["-inf"]`, `["nan"]`, `["bigint", "…"]`,
+//! `["date", ms]` (`null` for an invalid date), `["bytes", base64, type?]`,
+//! `["error", name, message, stack?, props?]`, and the stub forms `["export", id]`,
+//! `["promise", id]`, `["import", id]` and `["pipeline", id]`. Any other tagged array is an
+//! error naming it, which aborts the session.
+
+use std::fmt;
+use std::sync::Arc;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Map, Number, Value};
+
+use super::session::RemoteStub;
+use crate::protocol::BoxFuture;
+
+/// The deepest nesting an incoming expression may have.
+pub const MAX_DEPTH: usize = 256;
+
+/// A value as it crosses a Cap'n Web session, after evaluation.
+#[derive(Clone, PartialEq)]
+pub enum WireValue {
+    Undefined,
+    Null,
+    Bool(bool),
+    /// Any number, `NaN` and the infinities included.
+    Number(f64),
+    /// A BigInt by its decimal digits.
+    BigInt(String),
+    String(String),
+    Array(Vec<WireValue>),
+    /// A plain object, in key order.
+    Object(Vec<(String, WireValue)>),
+    /// A `Date` by its time value (`NaN` for an invalid date).
+    Date(f64),
+    /// A byte container; `kind` is the type marker (`None`: the peer sent none, which means a
+    /// `Uint8Array`).
+    Bytes {
+        bytes: Vec<u8>,
+        kind: Option<String>,
+    },
+    /// An error with its extra properties.
+    Error {
+        name: String,
+        message: String,
+        stack: Option<String>,
+        props: Vec<(String, WireValue)>,
+    },
+    /// A live reference: to something the peer exported, or to something of ours.
+    Stub(Stub),
+    /// A promise the peer exported (`["promise", id]`), replaced by its resolution before
+    /// the value is delivered (see `Session::settle`).
+    Promise(i64),
+}
+
+impl fmt::Debug for WireValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WireValue::Undefined => write!(f, "undefined"),
+            WireValue::Null => write!(f, "null"),
+            WireValue::Bool(b) => write!(f, "{b}"),
+            WireValue::Number(n) => write!(f, "{n}"),
+            WireValue::BigInt(d) => write!(f, "{d}n"),
+            WireValue::String(s) => write!(f, "{s:?}"),
+            WireValue::Array(items) => f.debug_list().entries(items).finish(),
+            WireValue::Object(entries) => f
+                .debug_map()
+                .entries(entries.iter().map(|(k, v)| (k, v)))
+                .finish(),
+            WireValue::Date(t) => write!(f, "Date({t})"),
+            WireValue::Bytes { bytes, kind } => write!(f, "Bytes({kind:?}, {bytes:?})"),
+            WireValue::Error {
+                name,
+                message,
+                props,
+                ..
+            } => write!(f, "{name}({message:?}, {props:?})"),
+            WireValue::Stub(stub) => write!(f, "{stub:?}"),
+            WireValue::Promise(id) => write!(f, "Promise({id})"),
+        }
+    }
+}
+
+impl WireValue {
+    /// A string value.
+    pub fn string(text: impl Into<String>) -> WireValue {
+        WireValue::String(text.into())
+    }
+
+    /// A plain `Error` with no extra properties.
+    pub fn error(name: &str, message: impl Into<String>) -> WireValue {
+        WireValue::Error {
+            name: name.into(),
+            message: message.into(),
+            stack: None,
+            props: Vec::new(),
+        }
+    }
+
+    /// The property `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&WireValue> {
+        match self {
+            WireValue::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            WireValue::Error { props, .. } => props.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string, if the value is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            WireValue::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short description for error texts: the type and, for scalars, the value.
+    pub fn describe(&self) -> String {
+        match self {
+            WireValue::Undefined => "undefined".into(),
+            WireValue::Null => "null".into(),
+            WireValue::Bool(b) => format!("the boolean {b}"),
+            WireValue::Number(n) => format!("the number {n}"),
+            WireValue::BigInt(d) => format!("the bigint {d}"),
+            WireValue::String(s) => format!("the string {s:?}"),
+            WireValue::Array(_) => "an array".into(),
+            WireValue::Object(_) => "an object".into(),
+            WireValue::Date(_) => "a date".into(),
+            WireValue::Bytes { .. } => "bytes".into(),
+            WireValue::Error { .. } => "an error".into(),
+            WireValue::Stub(_) => "a stub".into(),
+            WireValue::Promise(_) => "a promise".into(),
+        }
+    }
+}
+
+/// Something that can be called over a session: the main object, or a function passed as an
+/// argument.
+pub trait Target: Send + Sync {
+    /// Calls `path` (a method name, or empty for the target itself) with `args`. `Err` is the
+    /// rejection value (usually a [`WireValue::Error`]).
+    fn call(
+        &self,
+        path: Vec<String>,
+        args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, WireValue>>;
+}
+
+/// A stub inside a value.
+#[derive(Clone)]
+pub enum Stub {
+    /// Something the peer exported to us; calls cross the socket.
+    Remote(RemoteStub),
+    /// Something of ours: exported when the value is sent, called in place when it comes
+    /// back.
+    Local(Arc<dyn Target>),
+}
+
+impl PartialEq for Stub {
+    fn eq(&self, other: &Stub) -> bool {
+        match (self, other) {
+            (Stub::Remote(a), Stub::Remote(b)) => a.id() == b.id(),
+            (Stub::Local(a), Stub::Local(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for Stub {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stub::Remote(stub) => write!(f, "RemoteStub({})", stub.id()),
+            Stub::Local(_) => write!(f, "LocalStub"),
+        }
+    }
+}
+
+/// What encoding and decoding need from a session's tables.
+pub trait Tables {
+    /// Exports a local target under a fresh negative ID.
+    fn export(&mut self, target: Arc<dyn Target>) -> i64;
+    /// Records one more introduction of the peer's export `id` (an `["export", id]`), and
+    /// answers the stub.
+    fn import_stub(&mut self, id: i64) -> RemoteStub;
+    /// Records the peer's promise `id`, to be resolved by the peer.
+    fn import_promise(&mut self, id: i64) -> Result<(), String>;
+    /// Our own export `id`, which the peer referred back to.
+    fn local(&self, id: i64) -> Option<Arc<dyn Target>>;
+}
+
+/// Encodes a value as an expression. Stubs of ours are exported through `tables`.
+pub fn encode(value: &WireValue, tables: &mut dyn Tables) -> Value {
+    match value {
+        WireValue::Undefined => tag("undefined", []),
+        WireValue::Null => Value::Null,
+        WireValue::Bool(b) => Value::Bool(*b),
+        WireValue::Number(n) => encode_number(*n),
+        WireValue::BigInt(digits) => tag("bigint", [Value::String(digits.clone())]),
+        WireValue::String(s) => Value::String(s.clone()),
+        WireValue::Array(items) => Value::Array(vec![Value::Array(
+            items.iter().map(|item| encode(item, tables)).collect(),
+        )]),
+        WireValue::Object(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), encode(v, tables)))
+                .collect::<Map<_, _>>(),
+        ),
+        WireValue::Date(time) => tag(
+            "date",
+            [if time.is_finite() {
+                encode_number(*time)
+            } else {
+                Value::Null
+            }],
+        ),
+        WireValue::Bytes { bytes, kind } => {
+            let mut parts = vec![Value::String(STANDARD.encode(bytes))];
+            if let Some(kind) = kind {
+                parts.push(Value::String(kind.clone()));
+            }
+            tag_vec("bytes", parts)
+        }
+        WireValue::Error {
+            name,
+            message,
+            stack,
+            props,
+        } => {
+            let mut parts = vec![Value::String(name.clone()), Value::String(message.clone())];
+            if !props.is_empty() {
+                parts.push(stack.clone().map(Value::String).unwrap_or(Value::Null));
+                parts.push(Value::Object(
+                    props
+                        .iter()
+                        .map(|(k, v)| (k.clone(), encode(v, tables)))
+                        .collect(),
+                ));
+            } else if let Some(stack) = stack {
+                parts.push(Value::String(stack.clone()));
+            }
+            tag_vec("error", parts)
+        }
+        WireValue::Stub(Stub::Local(target)) => {
+            tag("export", [Value::from(tables.export(target.clone()))])
+        }
+        WireValue::Stub(Stub::Remote(stub)) => tag("import", [Value::from(stub.id())]),
+        // A promise of the peer's that was never settled goes back as a pipeline on it.
+        WireValue::Promise(id) => tag("pipeline", [Value::from(*id)]),
+    }
+}
+
+/// A number's expression: JSON for finite numbers (integral ones as integers, `-0` kept),
+/// the tagged forms otherwise.
+pub fn encode_number(n: f64) -> Value {
+    if n.is_nan() {
+        tag("nan", [])
+    } else if n == f64::INFINITY {
+        tag("inf", [])
+    } else if n == f64::NEG_INFINITY {
+        tag("-inf", [])
+    } else if n == n.trunc()
+        && n.abs() <= 9_007_199_254_740_991.0
+        && !(n == 0.0 && n.is_sign_negative())
+    {
+        Value::from(n as i64)
+    } else {
+        Value::Number(Number::from_f64(n).expect("finite"))
+    }
+}
+
+fn tag<const N: usize>(name: &str, parts: [Value; N]) -> Value {
+    tag_vec(name, parts.into())
+}
+
+fn tag_vec(name: &str, parts: Vec<Value>) -> Value {
+    let mut array = Vec::with_capacity(parts.len() + 1);
+    array.push(Value::String(name.into()));
+    array.extend(parts);
+    Value::Array(array)
+}
+
+/// Why an expression could not be evaluated. The session aborts with this text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpressionError(pub String);
+
+impl fmt::Display for ExpressionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Evaluates an expression. Stubs the peer exported are imported through `tables`.
+pub fn decode(json: &Value, tables: &mut dyn Tables) -> Result<WireValue, ExpressionError> {
+    decode_at(json, tables, 0)
+}
+
+fn decode_at(
+    json: &Value,
+    tables: &mut dyn Tables,
+    depth: usize,
+) -> Result<WireValue, ExpressionError> {
+    if depth > MAX_DEPTH {
+        return Err(ExpressionError(format!(
+            "An expression nests deeper than {MAX_DEPTH} levels."
+        )));
+    }
+    Ok(match json {
+        Value::Null => WireValue::Null,
+        Value::Bool(b) => WireValue::Bool(*b),
+        Value::Number(n) => WireValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => WireValue::String(s.clone()),
+        Value::Object(map) => {
+            let mut entries = Vec::with_capacity(map.len());
+            for (k, v) in map {
+                entries.push((k.clone(), decode_at(v, tables, depth + 1)?));
+            }
+            WireValue::Object(entries)
+        }
+        Value::Array(array) => decode_array(array, tables, depth)?,
+    })
+}
+
+fn decode_array(
+    array: &[Value],
+    tables: &mut dyn Tables,
+    depth: usize,
+) -> Result<WireValue, ExpressionError> {
+    if let [Value::Array(items)] = array {
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            values.push(decode_at(item, tables, depth + 1)?);
+        }
+        return Ok(WireValue::Array(values));
+    }
+    let bad = || {
+        let mut text = Value::Array(array.to_vec()).to_string();
+        if text.len() > 120 {
+            let mut end = 120;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push('…');
+        }
+        ExpressionError(format!("Unknown or malformed expression {text}."))
+    };
+    let Some(Value::String(name)) = array.first() else {
+        return Err(bad());
+    };
+    let id = |index: usize| array.get(index).and_then(Value::as_i64);
+    Ok(match (name.as_str(), array.len()) {
+        ("undefined", 1) => WireValue::Undefined,
+        ("inf", 1) => WireValue::Number(f64::INFINITY),
+        ("-inf", 1) => WireValue::Number(f64::NEG_INFINITY),
+        ("nan", 1) => WireValue::Number(f64::NAN),
+        ("bigint", 2) => {
+            let digits = array[1].as_str().ok_or_else(bad)?;
+            let body = digits.strip_prefix('-').unwrap_or(digits);
+            if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            WireValue::BigInt(digits.into())
+        }
+        ("date", 2) => match &array[1] {
+            Value::Null => WireValue::Date(f64::NAN),
+            Value::Number(n) => WireValue::Date(n.as_f64().unwrap_or(f64::NAN)),
+            _ => return Err(bad()),
+        },
+        ("bytes", 2 | 3) => {
+            let data = array[1].as_str().ok_or_else(bad)?;
+            let bytes = STANDARD
+                .decode(data)
+                .map_err(|_| ExpressionError("A bytes expression's data is not base64.".into()))?;
+            let kind = match array.get(2) {
+                None => None,
+                Some(Value::String(kind)) => Some(kind.clone()),
+                Some(_) => return Err(bad()),
+            };
+            WireValue::Bytes { bytes, kind }
+        }
+        ("error", 3..=5) => {
+            let (Some(name), Some(message)) = (array[1].as_str(), array[2].as_str()) else {
+                return Err(bad());
+            };
+            let stack = match array.get(3) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(stack)) => Some(stack.clone()),
+                Some(_) => return Err(bad()),
+            };
+            let mut props = Vec::new();
+            match array.get(4) {
+                None => {}
+                Some(Value::Object(map)) => {
+                    for (k, v) in map {
+                        props.push((k.clone(), decode_at(v, tables, depth + 1)?));
+                    }
+                }
+                Some(_) => return Err(bad()),
+            }
+            WireValue::Error {
+                name: name.into(),
+                message: message.into(),
+                stack,
+                props,
+            }
+        }
+        ("export", 2) => WireValue::Stub(Stub::Remote(tables.import_stub(id(1).ok_or_else(bad)?))),
+        ("promise", 2) => {
+            let id = id(1).ok_or_else(bad)?;
+            tables.import_promise(id).map_err(ExpressionError)?;
+            WireValue::Promise(id)
+        }
+        ("import" | "pipeline", 2) => {
+            let id = id(1).ok_or_else(bad)?;
+            let target = tables.local(id).ok_or_else(|| {
+                ExpressionError(format!(
+                    "An expression refers to export {id}, which does not exist."
+                ))
+            })?;
+            WireValue::Stub(Stub::Local(target))
+        }
+        ("import" | "pipeline", 3 | 4) => {
+            return Err(ExpressionError(format!(
+                "A {name} expression with a property path or call arguments inside a value is not supported by this peer."
+            )));
+        }
+        _ => return Err(bad()),
+    })
+}

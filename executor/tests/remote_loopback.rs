@@ -1,0 +1,714 @@
+//! The daemon and the client in one process, on loopback: `CodemodeExecutor` over a
+//! `RemoteExecutor` answers as over the `IsolateExecutor` it serves, and the connection's
+//! states, codes and texts are the design's.
+#![cfg(feature = "remote")]
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Notify, oneshot};
+
+use codemode_executor::Error;
+use codemode_executor::codes;
+use codemode_executor::dialect::{
+    CodemodeExecutor, ExecuteOptions, ExecuteResult, Provider, Thrown, ToolFn, Tools,
+};
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::protocol::{BoxFuture, ExecuteRequest, Executor, JsValue, Timeout};
+use codemode_executor::remote::wire::{Session, SessionOptions, Target, WireValue};
+use codemode_executor::remote::{ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions};
+
+fn isolate() -> IsolateExecutor {
+    IsolateExecutor::new(IsolateOptions {
+        workers: 2,
+        ..IsolateOptions::default()
+    })
+}
+
+/// A daemon on a free loopback port; dropping `stop` (or sending on it) shuts it down.
+struct Daemon {
+    address: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+impl Daemon {
+    async fn start(options: ServerOptions) -> Daemon {
+        Daemon::start_at("127.0.0.1:0".parse().unwrap(), options).await
+    }
+
+    async fn start_at(address: SocketAddr, options: ServerOptions) -> Daemon {
+        let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = ExecutorServer::new(isolate(), options);
+        let (stop, stopped) = oneshot::channel::<()>();
+        let done = tokio::spawn(async move {
+            server
+                .serve(listener, async {
+                    let _ = stopped.await;
+                })
+                .await
+        });
+        Daemon {
+            address,
+            stop: Some(stop),
+            done,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("ws://{}", self.address)
+    }
+
+    async fn stop(mut self) {
+        drop(self.stop.take());
+        tokio::time::timeout(Duration::from_secs(10), &mut self.done)
+            .await
+            .expect("the daemon stops within its grace period")
+            .unwrap();
+    }
+}
+
+fn quiet() -> ServerOptions {
+    ServerOptions {
+        log: false,
+        ..ServerOptions::default()
+    }
+}
+
+async fn connect(url: &str, options: ConnectOptions) -> RemoteExecutor {
+    RemoteExecutor::connect(url, options).await.unwrap()
+}
+
+fn tool(f: impl Fn(Vec<JsValue>) -> Result<JsValue, Thrown> + Send + Sync + 'static) -> ToolFn {
+    let f = Arc::new(f);
+    Arc::new(move |args| {
+        let f = f.clone();
+        Box::pin(async move { f(args) })
+    })
+}
+
+fn providers() -> Tools {
+    let number = |v: &JsValue| match v {
+        JsValue::Number(n) => *n,
+        _ => f64::NAN,
+    };
+    Tools::Providers(vec![Provider {
+        name: "codemode".into(),
+        fns: vec![
+            (
+                "add".into(),
+                tool(move |args| Ok(JsValue::Number(number(&args[0]) + number(&args[1])))),
+            ),
+            ("fail".into(), tool(|_| Err(Thrown::Error("nope".into())))),
+            (
+                "bytes".into(),
+                tool(|_| {
+                    Ok(JsValue::Binary(codemode_executor::protocol::Binary {
+                        kind: codemode_executor::protocol::BinaryKind::Uint8Array,
+                        bytes: vec![9, 8, 7],
+                    }))
+                }),
+            ),
+            ("echo".into(), tool(|args| Ok(JsValue::Array(args)))),
+        ],
+        prelude: None,
+        positional_args: None,
+        proxy_source: None,
+    }])
+}
+
+/// Programs whose answers must not depend on where the isolate runs.
+fn programs() -> Vec<(&'static str, ExecuteOptions)> {
+    let timeout = ExecuteOptions {
+        timeout: Some(Timeout::Millis(100)),
+        ..ExecuteOptions::default()
+    };
+    let modules = ExecuteOptions {
+        modules: Some(BTreeMap::from([(
+            "helper".to_string(),
+            "export const triple = (x) => x * 3;".to_string(),
+        )])),
+        ..ExecuteOptions::default()
+    };
+    vec![
+        ("async () => 1 + 1", ExecuteOptions::default()),
+        (
+            "async () => await codemode.add(2, 3)",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => { const a = await codemode.add(1, 1); const b = await codemode.echo({x: [a, null, 'z']}, 7); return b }",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => await codemode.fail()",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => await codemode.missing()",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => { const b = await codemode.bytes(); return [b.length, b[0], b instanceof Uint8Array] }",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => { console.log('a', 1, {b: 2}); console.warn('w'); console.error('e'); console.info('i'); return null }",
+            ExecuteOptions::default(),
+        ),
+        (
+            "async () => { throw new TypeError('boom') }",
+            ExecuteOptions::default(),
+        ),
+        ("async () => { throw null }", ExecuteOptions::default()),
+        (
+            "async () => { throw { message: 0 } }",
+            ExecuteOptions::default(),
+        ),
+        ("async () => { while (true) {} }", timeout.clone()),
+        ("async () => await new Promise(() => {})", timeout),
+        (
+            "async () => ({ u: undefined, n: NaN, inf: -Infinity, z: -0, d: new Date(0), bad: new Date(NaN), big: 10n ** 30n, m: new Map([[1, {a: 2}]]), s: new Set(['x']), r: /a+/gi, e: new RangeError('r'), f: () => 1, u8: new Uint8Array([1, 2]), ab: new Uint16Array([513]).buffer, f64: new Float64Array([1.5]), dv: new DataView(new ArrayBuffer(2)), nested: [[1, [2, [3]]], []], tagged: { __codemode_value_v1__: 'Map' } })",
+            ExecuteOptions::default(),
+        ),
+        ("async () => undefined", ExecuteOptions::default()),
+        ("async () => {", ExecuteOptions::default()),
+        (
+            "import { triple } from 'helper';\nasync () => triple(await codemode.add(1, 1))",
+            modules,
+        ),
+        ("return 6 * 7", ExecuteOptions::default()),
+    ]
+}
+
+async fn run<N: Executor>(
+    executor: &CodemodeExecutor<N>,
+    code: &str,
+    options: ExecuteOptions,
+) -> Result<ExecuteResult, Error> {
+    executor.execute(code, providers(), options).await
+}
+
+/// Compares two answers, reading NaN as equal to itself.
+fn same(a: &Result<ExecuteResult, Error>, b: &Result<ExecuteResult, Error>) -> bool {
+    format!("{a:?}") == format!("{b:?}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dialect_answers_the_same_over_the_remote_executor_as_in_process() {
+    let daemon = Daemon::start(quiet()).await;
+    let local = CodemodeExecutor::new(isolate());
+    let remote = CodemodeExecutor::new(connect(&daemon.url(), ConnectOptions::default()).await);
+    for (code, options) in programs() {
+        let expected = run(&local, code, options.clone()).await;
+        let got = run(&remote, code, options).await;
+        assert!(
+            same(&got, &expected),
+            "{code}\nremote: {got:?}\nlocal:  {expected:?}"
+        );
+    }
+    remote.dispose().await;
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_runs_over_one_connection_each_get_their_own_answer() {
+    let daemon = Daemon::start(quiet()).await;
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&daemon.url(), ConnectOptions::default()).await,
+    ));
+    let runs = (0..16).map(|i| {
+        let remote = remote.clone();
+        tokio::spawn(async move {
+            let code = format!(
+                "async () => {{ console.log('run {i}'); return await codemode.add({i}, 1000) }}"
+            );
+            let answer = run(&remote, &code, ExecuteOptions::default())
+                .await
+                .unwrap();
+            assert_eq!(answer.result, JsValue::Number(1000.0 + i as f64));
+            assert_eq!(answer.logs, vec![format!("run {i}")]);
+        })
+    });
+    for run in runs.collect::<Vec<_>>() {
+        run.await.unwrap();
+    }
+    assert_eq!(remote.native().sessions_opened(), 1);
+    daemon.stop().await;
+}
+
+/// A Cap'n Web server whose main object answers `protocolVersion()` with `version`.
+struct Versioned(f64);
+
+impl Target for Versioned {
+    fn call(
+        &self,
+        _path: Vec<String>,
+        _args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, WireValue>> {
+        let version = self.0;
+        Box::pin(async move { Ok::<_, WireValue>(WireValue::Number(version)) })
+    }
+}
+
+async fn versioned_server(version: f64) -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                let session = Session::start(
+                    socket,
+                    Some(Arc::new(Versioned(version))),
+                    SessionOptions::default(),
+                );
+                session.closed().await;
+            });
+        }
+    });
+    (url, accepted)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_disagreement_is_protocol_mismatch_and_never_retried() {
+    let (url, accepted) = versioned_server(2.0).await;
+    let error = RemoteExecutor::connect(&url, ConnectOptions::default())
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        error.to_string(),
+        "Executor protocol mismatch: client speaks v1, server speaks v2"
+    );
+    assert_eq!(error.code(), Some(codes::PROTOCOL_MISMATCH));
+    assert!(!error.retryable());
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_or_missing_token_is_refused_with_401_and_nothing_runs() {
+    let daemon = Daemon::start(ServerOptions {
+        token: Some("s3cret".into()),
+        ..quiet()
+    })
+    .await;
+    let url = daemon.url();
+    for headers in [
+        vec![],
+        vec![("Authorization".to_string(), "Bearer wrong".to_string())],
+    ] {
+        let error = RemoteExecutor::connect(
+            &url,
+            ConnectOptions {
+                headers,
+                ..ConnectOptions::default()
+            },
+        )
+        .await
+        .err()
+        .unwrap();
+        assert_eq!(
+            error.to_string(),
+            format!("Failed to open WebSocket to {url}")
+        );
+        assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED));
+        assert!(
+            error.cause().unwrap().contains("401"),
+            "{:?}",
+            error.cause()
+        );
+    }
+    let remote = connect(
+        &url,
+        ConnectOptions {
+            headers: vec![("Authorization".into(), "Bearer s3cret".into())],
+            ..ConnectOptions::default()
+        },
+    )
+    .await;
+    let answer = CodemodeExecutor::new(remote)
+        .execute("async () => 'in'", providers(), ExecuteOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(answer.result, JsValue::String("in".into()));
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_connection_or_a_bad_url_is_connection_rejected() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    drop(listener);
+    for url in [url.as_str(), "http://example.invalid/", "not a url"] {
+        let error = RemoteExecutor::connect(url, ConnectOptions::default())
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.to_string(),
+            format!("Failed to open WebSocket to {url}")
+        );
+        assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED));
+    }
+}
+
+/// Tools whose `wait` call blocks until the test lets it go, counting calls.
+fn gated_tools(gate: Arc<Notify>, calls: Arc<AtomicUsize>) -> Tools {
+    let wait: ToolFn = Arc::new(move |_| {
+        let gate = gate.clone();
+        calls.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async move {
+            gate.notified().await;
+            Ok(JsValue::String("released".into()))
+        }) as BoxFuture<'static, Result<JsValue, Thrown>>
+    });
+    Tools::Providers(vec![Provider {
+        name: "codemode".into(),
+        fns: vec![("wait".into(), wait)],
+        prelude: None,
+        positional_args: None,
+        proxy_source: None,
+    }])
+}
+
+async fn until(what: &str, condition: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !condition() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rotation_while_a_call_is_in_flight_lets_it_finish_on_the_retired_session() {
+    let daemon = Daemon::start(quiet()).await;
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(
+            &daemon.url(),
+            ConnectOptions {
+                rotate_after_executions: Some(1),
+                ..ConnectOptions::default()
+            },
+        )
+        .await,
+    ));
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let slow = {
+        let remote = remote.clone();
+        let tools = gated_tools(gate.clone(), calls.clone());
+        tokio::spawn(async move {
+            remote
+                .execute(
+                    "async () => await codemode.wait()",
+                    tools,
+                    ExecuteOptions::default(),
+                )
+                .await
+        })
+    };
+    until("the slow run's tool call", || {
+        calls.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    // A quick run on the same session reaches the rotation bound and retires the session.
+    let quick = run(&remote, "async () => 'quick'", ExecuteOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(quick.result, JsValue::String("quick".into()));
+    assert_eq!(remote.native().sessions_opened(), 1);
+    // The slow run still finishes on the retired session.
+    gate.notify_one();
+    let slow = slow.await.unwrap().unwrap();
+    assert_eq!(slow.result, JsValue::String("released".into()));
+    // The next run opens a fresh session.
+    run(&remote, "async () => 1", ExecuteOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(remote.native().sessions_opened(), 2);
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_broken_in_flight_fails_connection_broken_and_is_never_replayed() {
+    let daemon = Daemon::start(ServerOptions {
+        grace_period: Duration::ZERO,
+        ..quiet()
+    })
+    .await;
+    let address = daemon.address;
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&daemon.url(), ConnectOptions::default()).await,
+    ));
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let pending = {
+        let remote = remote.clone();
+        let tools = gated_tools(gate.clone(), calls.clone());
+        tokio::spawn(async move {
+            remote
+                .execute(
+                    "async () => await codemode.wait()",
+                    tools,
+                    ExecuteOptions::default(),
+                )
+                .await
+        })
+    };
+    until("the tool call", || calls.load(Ordering::SeqCst) == 1).await;
+    daemon.stop().await;
+    let error = pending.await.unwrap().unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Executor connection broke during execution"
+    );
+    assert_eq!(error.code(), Some(codes::CONNECTION_BROKEN));
+    assert!(error.retryable());
+
+    // A daemon back on the same address: the next call reopens, and the broken one was not
+    // replayed (its tool ran once).
+    let daemon = Daemon::start_at(address, quiet()).await;
+    let answer = run(&remote, "async () => 'again'", ExecuteOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(answer.result, JsValue::String("again".into()));
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(remote.native().sessions_opened(), 2);
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_after_a_break_share_one_reopen_and_one_socket() {
+    let daemon = Daemon::start(quiet()).await;
+    let address = daemon.address;
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&daemon.url(), ConnectOptions::default()).await,
+    ));
+    daemon.stop().await;
+    // Long enough for the session to notice the close frame.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let daemon = Daemon::start_at(address, quiet()).await;
+    let runs: Vec<_> = (0..50)
+        .map(|i| {
+            let remote = remote.clone();
+            tokio::spawn(async move {
+                run(
+                    &remote,
+                    &format!("async () => {i}"),
+                    ExecuteOptions::default(),
+                )
+                .await
+            })
+        })
+        .collect();
+    for (i, run) in runs.into_iter().enumerate() {
+        assert_eq!(
+            run.await.unwrap().unwrap().result,
+            JsValue::Number(i as f64)
+        );
+    }
+    assert_eq!(remote.native().sessions_opened(), 2);
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopen_backs_off_linearly_and_reconnect_false_makes_one_attempt() {
+    let daemon = Daemon::start(quiet()).await;
+    let url = daemon.url();
+    let patient = connect(
+        &url,
+        ConnectOptions {
+            backoff: Duration::from_millis(150),
+            max_attempts: 3,
+            ..ConnectOptions::default()
+        },
+    )
+    .await;
+    let hasty = connect(
+        &url,
+        ConnectOptions {
+            backoff: Duration::from_millis(150),
+            reconnect: false,
+            ..ConnectOptions::default()
+        },
+    )
+    .await;
+    daemon.stop().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let started = Instant::now();
+    let error = patient.execute(Default::default()).await.unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED));
+    // Three attempts: waits of 150 ms and 300 ms between them.
+    assert!(waited >= Duration::from_millis(450), "{waited:?}");
+
+    let started = Instant::now();
+    let error = hasty.execute(Default::default()).await.unwrap_err();
+    assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED));
+    assert!(
+        started.elapsed() < Duration::from_millis(150),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_dispose_every_call_fails_closed_and_a_dispose_ends_an_attempt() {
+    let daemon = Daemon::start(quiet()).await;
+    let remote = Arc::new(
+        connect(
+            &daemon.url(),
+            ConnectOptions {
+                backoff: Duration::from_secs(30),
+                max_attempts: 5,
+                ..ConnectOptions::default()
+            },
+        )
+        .await,
+    );
+    let trivial = || ExecuteRequest {
+        code: "async () => 1".into(),
+        ..ExecuteRequest::default()
+    };
+    assert_eq!(
+        remote.execute(trivial()).await.unwrap().result,
+        JsValue::Number(1.0)
+    );
+    daemon.stop().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // This call's reopen fails its first attempt and waits 30 s before the next.
+    let attempt = {
+        let remote = remote.clone();
+        tokio::spawn(async move { remote.execute(trivial()).await })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = Instant::now();
+    remote.dispose().await;
+    let error = attempt.await.unwrap().unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(error.code(), Some(codes::CONNECTION_BROKEN));
+    assert_eq!(error.to_string(), "RemoteExecutor is closed");
+    let error = remote.execute(trivial()).await.unwrap_err();
+    assert_eq!(error.code(), Some(codes::CONNECTION_BROKEN));
+    assert_eq!(error.to_string(), "RemoteExecutor is closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daemons_bounds_refuse_with_a_sentence() {
+    let daemon = Daemon::start(ServerOptions {
+        max_concurrent_executions: 1,
+        max_message_bytes: 4096,
+        ..quiet()
+    })
+    .await;
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&daemon.url(), ConnectOptions::default()).await,
+    ));
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let first = {
+        let remote = remote.clone();
+        let tools = gated_tools(gate.clone(), calls.clone());
+        tokio::spawn(async move {
+            remote
+                .execute(
+                    "async () => await codemode.wait()",
+                    tools,
+                    ExecuteOptions::default(),
+                )
+                .await
+        })
+    };
+    until("the first run's tool call", || {
+        calls.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    let error = run(&remote, "async () => 2", ExecuteOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(codes::TOO_MANY_EXECUTIONS));
+    assert_eq!(
+        error.to_string(),
+        "This connection already runs its maximum of 1 concurrent executions; await one before starting another."
+    );
+    assert!(error.retryable());
+    gate.notify_one();
+    first.await.unwrap().unwrap();
+
+    // A message over the bound aborts the session; the call fails as broken, with the
+    // daemon's reason underneath.
+    let big = format!("async () => '{}'", "x".repeat(10_000));
+    let error = run(&remote, &big, ExecuteOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(codes::CONNECTION_BROKEN));
+    assert!(
+        error
+            .cause()
+            .unwrap()
+            .contains("exceeds the session's 4096-byte bound"),
+        "{:?}",
+        error.cause()
+    );
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_an_in_flight_run_finish_within_the_grace_period() {
+    let daemon = Daemon::start(ServerOptions {
+        grace_period: Duration::from_secs(10),
+        ..quiet()
+    })
+    .await;
+    let url = daemon.url();
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&url, ConnectOptions::default()).await,
+    ));
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let pending = {
+        let remote = remote.clone();
+        let tools = gated_tools(gate.clone(), calls.clone());
+        tokio::spawn(async move {
+            remote
+                .execute(
+                    "async () => await codemode.wait()",
+                    tools,
+                    ExecuteOptions::default(),
+                )
+                .await
+        })
+    };
+    until("the tool call", || calls.load(Ordering::SeqCst) == 1).await;
+    let stopping = tokio::spawn(daemon.stop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // No new connections once shutdown began.
+    let refused = RemoteExecutor::connect(&url, ConnectOptions::default()).await;
+    assert_eq!(
+        refused
+            .err()
+            .and_then(|e| e.code().map(str::to_string))
+            .as_deref(),
+        Some(codes::CONNECTION_REJECTED)
+    );
+    assert!(
+        !stopping.is_finished(),
+        "the daemon waits for the in-flight run"
+    );
+    gate.notify_one();
+    let answer = pending.await.unwrap().unwrap();
+    assert_eq!(answer.result, JsValue::String("released".into()));
+    stopping.await.unwrap();
+}
