@@ -8,6 +8,7 @@ pub mod cell;
 pub mod compare;
 pub mod error;
 pub mod matrix;
+pub mod outbound;
 pub mod outcome;
 pub mod report;
 pub mod sides;

@@ -9,8 +9,8 @@ use serde_saphyr::Spanned;
 
 use super::raw::{RawCase, RawExpect};
 use super::{
-    Behaviour, Case, CaseOptions, CaseTools, Catalogue, ConnectorSpec, Expect, ProviderSpec,
-    SkipOn, VersionRange,
+    Behaviour, Case, CaseOptions, CaseTools, Catalogue, ConnectorSpec, Expect, OutboundSpec,
+    ProviderSpec, SkipOn, VersionRange,
 };
 use crate::error::{Error, Problem, Result};
 
@@ -170,18 +170,11 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
             tools: behaviours(file, &c.tools, problems),
         })
         .collect();
-    if let Some(outbound) = &raw.options.outbound
-        && outbound.value != "blocked"
-    {
-        problems.push(problem_at(
-            file,
-            outbound,
-            format!(
-                "outbound \"{}\" is not a mode; the one mode is blocked",
-                outbound.value
-            ),
-        ));
-    }
+    let outbound = raw.options.outbound.as_ref().and_then(|spanned| {
+        OutboundSpec::parse(&spanned.value)
+            .map_err(|message| problems.push(problem_at(file, spanned, message)))
+            .ok()
+    });
     let reference = raw.reference.as_ref().is_none_or(|r| r.value);
     if !reference && raw.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
         let spanned = raw
@@ -214,7 +207,7 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
         options: CaseOptions {
             timeout_ms: raw.options.timeout_ms,
             modules: raw.options.modules,
-            outbound: raw.options.outbound.map(|o| o.value),
+            outbound,
         },
         expect,
         reference,
