@@ -22,6 +22,7 @@ COLUMN = sys.argv[3] if len(sys.argv) > 3 else "reference@0.5.6"
 rng = random.Random(SEED)
 
 TOKEN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_!#$%&'*+.^`|~"
+REDIRECT_MODES = ["manual", "follow"]
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "post", "put", "patch", "delete", "get"]
 
 
@@ -70,11 +71,15 @@ def handler():
     r = {"status": status}
     if rng.random() < 0.4:
         r["status_text"] = rng.choice(["", "Fine", "Custom Text", "ok"])
+    r["headers"] = {}
     if rng.random() < 0.6:
         r["headers"] = {name(): value().strip() for _ in range(rng.randint(1, 3))}
+    if 300 <= status < 400 and rng.random() < 0.5:
+        r["headers"]["location"] = rng.choice(["/next", "http://other.test/x?y=1", "../up", "https://probe.test/"])
         if rng.random() < 0.3:
             r["headers"]["content-type"] = rng.choice(["application/json", "text/csv", "x/y"])
-    kind = rng.choice(["none", "string", "binary"])
+    # A null-body status with a body is refused when the catalogue loads.
+    kind = "none" if status in (204, 205, 304) else rng.choice(["none", "string", "binary"])
     if kind == "string":
         r["body"] = "".join(rng.choice("ab\u00e9{}\" \n") for _ in range(rng.randint(0, 12)))
     elif kind == "binary":
@@ -85,12 +90,13 @@ def handler():
 def case(i):
     method = rng.choice(METHODS)
     headers = {name(): value() for _ in range(rng.randint(0, 3))}
-    init = f"{{method: {json.dumps(method)}, headers: {json.dumps(headers)}, body: {body_expr(method)}, redirect: \"manual\"}}"
-    read = rng.choice(["text", "bytes", "none"])
+    init = f"{{method: {json.dumps(method)}, headers: {json.dumps(headers)}, body: {body_expr(method)}, redirect: {json.dumps(rng.choice(REDIRECT_MODES))}}}"
+    read = rng.choice(["text", "bytes", "none", "blob"])
     reading = {
         "text": "await r.text()",
         "bytes": "[...new Uint8Array(await r.arrayBuffer())]",
         "none": "null",
+        "blob": "await r.blob().then(async (b) => [b.type, b.size, await b.text()])",
     }[read]
     code = (
         "async () => { try { const r = await fetch(\"http://probe.test/p?i=" + str(i) + "\", " + init + "); "

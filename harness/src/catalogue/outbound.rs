@@ -196,6 +196,12 @@ impl ResponseSpec {
                 }
             }
         }
+        if spec.body.is_some() && [204, 205, 304].contains(&spec.status) {
+            return Err(format!(
+                "a {} response has no body (on the reference the handler's Response constructor throws \"Response with null body status (101, 204, 205, or 304) cannot have a body.\")",
+                spec.status
+            ));
+        }
         Ok(spec)
     }
 }
@@ -242,6 +248,7 @@ mod tests {
         assert!(error(json!({"echo": true, "throws": "x"})).contains("exactly one"));
         assert!(error(json!({"respond": {"status": 99}})).contains("200 to 599"));
         assert!(error(json!({"respond": {"body": 3}})).contains("a response body"));
+        assert!(error(json!({"respond": {"status": 204, "body": ""}})).contains("has no body"));
         assert!(error(json!({"respond": {"delay_ms": 3}})).contains("\"delay_ms\": 3"));
         assert!(error(json!({"eco": true})).contains("unknown outbound handler key \"eco\""));
     }

@@ -253,7 +253,14 @@
     async bytes() { return (await consume(this)).slice(); }
     async text() { return decode(await consume(this)); }
     async json() { return JSON.parse(decode(await consume(this))); }
-    async blob() { const bytes = await consume(this); return new Blob([bytes], { type: this.headers.get("content-type") ?? "" }); }
+    async blob() {
+      const bytes = await consume(this);
+      // The content type as the headers hold it (workerd keeps its case; a Blob's own
+      // constructor would lower-case it).
+      const blob = new Blob([]);
+      blobBytes.set(blob, { bytes, type: this.headers.get("content-type") ?? "" });
+      return blob;
+    }
     async formData() {
       const type = this.headers.get("content-type") ?? "";
       const bytes = await consume(this);
