@@ -21,13 +21,14 @@ use super::BoxFuture;
 /// // The host's policy: one API, with a credential the program never sees.
 /// fn proxy(request: OutboundRequest) -> BoxFuture<'static, Result<OutboundResponse, String>> {
 ///     Box::pin(async move {
-///         if !request.url.starts_with("https://api.example.com/") {
+///         let Some(path) = request.url.strip_prefix("https://api.example.com/") else {
 ///             return Err(format!("{} is not on the allow-list", request.url));
-///         }
+///         };
+///         // Here the host would call the API with its own credential; this one answers.
 ///         let token = "secret";
 ///         Ok(OutboundResponse::new(200)
 ///             .header("content-type", "application/json")
-///             .body(format!(r#"{{"path":"{}","authorized":{}}}"#, &request.url[23..], !token.is_empty())))
+///             .body(format!(r#"{{"path":"{path}","authorized":{}}}"#, !token.is_empty())))
 ///     })
 /// }
 ///
