@@ -9,6 +9,7 @@ pub mod compare;
 pub mod error;
 pub mod explore;
 pub mod matrix;
+pub mod outbound;
 pub mod outcome;
 pub mod report;
 pub mod shard;

@@ -4,7 +4,9 @@
 //
 // Keep this import plain: older columns rewrite it with wrangler `[alias]`.
 import { DynamicWorkerExecutor } from "@cloudflare/codemode";
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { materializeConnector, materializeTools } from "./tools.js";
+import { checkOutbound, declaresHandler, outboundProps, serveOutbound } from "./outbound.js";
 import { projectSafe } from "./project.js";
 
 const json = (body, status = 200) => Response.json(body, { status });
@@ -19,7 +21,7 @@ const messageOf = (err) => {
 };
 
 /** Build the executor's arguments from one case; every tool call lands in `calls`. */
-function prepare(kase, env, calls) {
+function prepare(kase, env, ctx, calls) {
   const record = (tool, args) => calls.push({ tool, args: projectSafe(args) });
 
   let providersOrFns;
@@ -44,14 +46,23 @@ function prepare(kase, env, calls) {
   }
 
   const options = kase.options ?? {};
+  let finish = () => {};
   const ctor = { loader: env.LOADER };
   if (options.timeout_ms !== undefined && options.timeout_ms !== null) ctor.timeout = options.timeout_ms;
   if (options.modules !== undefined && options.modules !== null) ctor.modules = options.modules;
+  checkOutbound(options.outbound);
+  if (declaresHandler(options.outbound)) {
+    // A loopback Fetcher onto this worker's `Outbound` entrypoint, carrying the case's
+    // described handler as props: the sandbox's fetch() never reaches the network.
+    const { props, done } = outboundProps(options.outbound);
+    ctor.globalOutbound = ctx.exports.Outbound({ props });
+    finish = done;
+  }
 
-  return { providersOrFns, executeOptions, ctor };
+  return { providersOrFns, executeOptions, ctor, finish };
 }
 
-async function execute(request, env) {
+async function execute(request, env, ctx) {
   let kase;
   try {
     kase = await request.json();
@@ -65,7 +76,7 @@ async function execute(request, env) {
   const calls = [];
   let prepared;
   try {
-    prepared = prepare(kase, env, calls);
+    prepared = prepare(kase, env, ctx, calls);
   } catch (err) {
     return json({ error: `invalid case ${kase.id ?? "?"}: ${messageOf(err)}` }, 400);
   }
@@ -79,6 +90,7 @@ async function execute(request, env) {
   } catch (err) {
     threw = messageOf(err);
   }
+  prepared.finish();
   const elapsed_ms = performance.now() - started;
 
   const outcome = {};
@@ -99,8 +111,15 @@ async function execute(request, env) {
   return json(body);
 }
 
+/** The case's outbound handler: every fetch() a sandbox makes when the case declares one. */
+export class Outbound extends WorkerEntrypoint {
+  async fetch(request) {
+    return serveOutbound(this.ctx.props, request);
+  }
+}
+
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/health" && request.method === "GET") {
       return json({ ok: true, column: env.COLUMN ?? null });
@@ -108,7 +127,7 @@ export default {
     if (url.pathname === "/execute") {
       if (request.method !== "POST") return json({ error: "POST only" }, 405);
       try {
-        return await execute(request, env);
+        return await execute(request, env, ctx);
       } catch (err) {
         // Only a bug in this worker gets here; upstream rejections travel as `threw`.
         return json({ error: `reference worker failure: ${messageOf(err)}` }, 500);

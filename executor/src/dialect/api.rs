@@ -60,7 +60,9 @@ pub struct Connector {
 }
 
 /// The third argument of `execute`: the dialect's `connectors`, plus `modules`, `timeout` and
-/// `outbound` (the extension: upstream takes those three at construction).
+/// `outbound` (the extension: upstream takes those three at construction). `outbound` is the
+/// reference's `globalOutbound`: `None` or [`Outbound::Blocked`] blocks `fetch` with the
+/// reference's text, [`Outbound::Host`] routes every `fetch` through the host's handler.
 #[derive(Clone, Default)]
 pub struct ExecuteOptions {
     pub connectors: Vec<Connector>,

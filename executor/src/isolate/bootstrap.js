@@ -29,6 +29,7 @@
   const viewOffset = getter(DataView.prototype, "byteOffset");
   const viewLength = getter(DataView.prototype, "byteLength");
   const pending = new Map();
+  const fetches = new Map();
   const timers = new Map();
 
   // The binary codec: JSON with binary values as tagged base64 objects.
@@ -405,6 +406,20 @@
     throw new Error("This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.");
   };
 
+  // Outbound: in the host's mode, every fetch() request leaves through the host and settles
+  // from there; fetch.js builds the request and the Response (see isolate/web).
+  const outbound = {
+    enabled: () => host.outboundEnabled(),
+    send(method, url, headers, bytes) {
+      const id = host.fetch(String(method), String(url), nativeStringify(headers),
+        bytes === null ? undefined : host.b64encode(bytes));
+      return { id, done: new Promise((resolve) => { fetches.set(id, resolve); }) };
+    },
+    cancel(id) {
+      if (fetches.delete(id)) host.cancelFetch(id);
+    },
+  };
+
   // The run loop's hook. The executor keeps it out of the program's reach (no global names
   // it); it is frozen and its run state read-only all the same, so that nothing reaching it
   // could forge how the program settled or swap the intrinsics the result is cloned with.
@@ -414,6 +429,7 @@
     get started() { return started; },
     get value() { return settledValue; },
     get error() { return settledError; },
+    outbound,
     dispatch,
     makeProxy,
     settle(id, json) {
@@ -422,6 +438,17 @@
         pending.delete(id);
         resolve(json);
       }
+    },
+    settleFetch(id, json) {
+      const resolve = fetches.get(id);
+      if (resolve === undefined) return;
+      fetches.delete(id);
+      const reply = nativeParse(json);
+      if (reply.error === undefined) {
+        const buffer = host.b64decode(reply.body);
+        reply.body = new Uint8Array(buffer === undefined ? 0 : buffer);
+      }
+      resolve(reply);
     },
     fire(id, repeat) {
       const callback = timers.get(id);

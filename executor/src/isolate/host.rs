@@ -1,6 +1,6 @@
 //! The host side of one run's sandbox scope: the Rust functions `bootstrap.js` calls for
-//! console lines, tool calls, timers and the codec's base64, and the state they share with
-//! the run loop.
+//! console lines, tool calls, outbound requests, timers and the codec's base64, and the
+//! state they share with the run loop.
 //!
 //! The functions only record; the run loop acts (spawns calls, arms timers) between
 //! stretches of JavaScript, so no host state is borrowed while JavaScript runs.
@@ -17,7 +17,7 @@ use rquickjs::{ArrayBuffer, Ctx, Function, Object, TypedArray, Value};
 use super::modules::MAIN_MODULE;
 use super::timers::TimerQueue;
 use super::v8_messages::{SourcePosition, translate_message, translate_rendered};
-use crate::protocol::{LogLevel, LogLine, ToolCall};
+use crate::protocol::{LogLevel, LogLine, OutboundHandler, OutboundRequest, ToolCall};
 
 /// What the sandbox's host functions record during a run.
 #[derive(Default)]
@@ -27,6 +27,14 @@ pub(super) struct HostState {
     /// Tool calls made since the run loop last looked, with the id their promise waits on.
     pub new_calls: Vec<(u32, ToolCall)>,
     next_call: u32,
+    /// Where `fetch` goes this run: `None` blocks it.
+    pub outbound: Option<Arc<dyn OutboundHandler>>,
+    /// Outbound requests made since the run loop last looked, with the id their promise
+    /// waits on.
+    pub new_fetches: Vec<(u32, OutboundRequest)>,
+    /// Outbound requests the program abandoned (its signal aborted) since the last look.
+    pub cancelled_fetches: Vec<u32>,
+    next_fetch: u32,
     /// The run's pending timers.
     pub timers: TimerQueue,
     /// The program's module source and the request's modules, so that a message can name
@@ -74,6 +82,45 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
                 id
             },
         )?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "outboundEnabled",
+        Function::new(ctx.clone(), move || state.borrow().outbound.is_some())?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "fetch",
+        Function::new(
+            ctx.clone(),
+            move |method: String, url: String, headers_json: String, body: Option<String>| {
+                let mut state = state.borrow_mut();
+                state.next_fetch = state.next_fetch.wrapping_add(1);
+                let id = state.next_fetch;
+                let headers = serde_json::from_str(&headers_json).unwrap_or_default();
+                let body = body.map(|b| STANDARD.decode(b.as_bytes()).unwrap_or_default());
+                state.new_fetches.push((
+                    id,
+                    OutboundRequest {
+                        method,
+                        url,
+                        headers,
+                        body,
+                    },
+                ));
+                id
+            },
+        )?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "cancelFetch",
+        Function::new(ctx.clone(), move |id: u32| {
+            state.borrow_mut().cancelled_fetches.push(id)
+        })?,
     )?;
 
     let state = host.clone();

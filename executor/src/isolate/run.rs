@@ -3,10 +3,11 @@
 //! timers and tool calls until the program settles or its bound ends it.
 //!
 //! Guarantees: nothing outlives the run (the runtime is dropped with every value, timer and
-//! pending promise in it); tool calls still in flight when the run ends are aborted and never
-//! answered into a later run; console lines written before a failure are kept.
+//! pending promise in it); tool calls and outbound requests still in flight when the run ends
+//! are aborted and never answered into a later run; console lines written before a failure
+//! are kept.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -31,7 +32,8 @@ use super::sandbox::{Sandbox, internal_object};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
-    Dispatch, Envelope, ExecuteRequest, JsValue, Outcome, RunError, separate_imports, texts,
+    Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,
+    separate_imports, texts,
 };
 
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
@@ -67,6 +69,10 @@ pub(super) async fn run(
         rt,
     } = sandbox;
     meter.set_limit(limits.memory_limit_bytes);
+    host.borrow_mut().outbound = match &request.outbound {
+        Some(Outbound::Host(handler)) => Some(handler.clone()),
+        Some(Outbound::Blocked) | None => None,
+    };
     rt.set_max_stack_size(limits.max_stack_bytes);
     let modules = Arc::new(request.modules.clone().unwrap_or_default());
     rt.set_loader(ModuleMap(modules.clone()), ModuleMap(modules.clone()));
@@ -79,6 +85,7 @@ pub(super) async fn run(
     let mut session = Session {
         inflight: FuturesUnordered::new(),
         aborts: Vec::new(),
+        fetch_aborts: HashMap::new(),
         host,
         clock,
         interrupt,
@@ -98,11 +105,21 @@ pub(super) async fn run(
     (outcome, Remains(session))
 }
 
-type Inflight = Pin<Box<dyn Future<Output = (u32, Envelope)>>>;
+/// What a host call in flight settles with.
+enum Answer {
+    /// A tool call's envelope.
+    Tool(u32, Envelope),
+    /// An outbound request's response, or why the handler failed.
+    Fetch(u32, Result<OutboundResponse, String>),
+}
+
+type Inflight = Pin<Box<dyn Future<Output = Answer>>>;
 
 struct Session {
     inflight: FuturesUnordered<Inflight>,
     aborts: Vec<AbortHandle>,
+    /// The outbound requests in flight, by id, so that an abandoned one can be aborted.
+    fetch_aborts: HashMap<u32, AbortHandle>,
     host: SharedHost,
     clock: RunClock,
     interrupt: Arc<Interrupt>,
@@ -293,6 +310,7 @@ impl Session {
                 return Ok(Ended::TimedOut);
             }
             self.spawn_new_calls();
+            self.spawn_new_fetches();
             let due = self.host.borrow_mut().timers.pop_due(Instant::now());
             if let Some(timer) = due {
                 self.call_internal("fire", (timer.id, timer.repeat));
@@ -309,9 +327,16 @@ impl Session {
                 _ = tokio::time::sleep_until(deadline.into()) => None,
             };
             self.clock.end_wait(began, counts);
-            if let Some((id, envelope)) = settled {
-                let json = envelope_json(envelope);
-                self.call_internal("settle", (id, json));
+            match settled {
+                Some(Answer::Tool(id, envelope)) => {
+                    let json = envelope_json(envelope);
+                    self.call_internal("settle", (id, json));
+                }
+                Some(Answer::Fetch(id, reply)) => {
+                    self.fetch_aborts.remove(&id);
+                    self.call_internal("settleFetch", (id, reply_json(reply)));
+                }
+                None => {}
             }
         }
     }
@@ -322,7 +347,8 @@ impl Session {
         for (id, call) in calls {
             let Some(dispatch) = &self.dispatch else {
                 let envelope = Envelope::Error(texts::tool_not_found(&call.tool));
-                self.inflight.push(Box::pin(async move { (id, envelope) }));
+                self.inflight
+                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
                 continue;
             };
             let future = dispatch.dispatch(call);
@@ -335,7 +361,43 @@ impl Session {
                 let envelope = handle
                     .await
                     .unwrap_or_else(|e| Envelope::Error(format!("The tool call failed: {e}")));
-                (id, envelope)
+                Answer::Tool(id, envelope)
+            }));
+        }
+    }
+
+    /// Hands the outbound requests the sandbox made since the last look to the handler, and
+    /// aborts the ones the program abandoned.
+    fn spawn_new_fetches(&mut self) {
+        let (fetches, cancelled, handler) = {
+            let mut host = self.host.borrow_mut();
+            (
+                std::mem::take(&mut host.new_fetches),
+                std::mem::take(&mut host.cancelled_fetches),
+                host.outbound.clone(),
+            )
+        };
+        for id in cancelled {
+            if let Some(abort) = self.fetch_aborts.remove(&id) {
+                abort.abort();
+            }
+        }
+        let Some(handler) = handler else {
+            return;
+        };
+        for (id, request) in fetches {
+            let future = handler.fetch(request);
+            let handle = match &self.spawner {
+                Some(spawner) => spawner.spawn(future),
+                None => tokio::spawn(future),
+            };
+            self.aborts.push(handle.abort_handle());
+            self.fetch_aborts.insert(id, handle.abort_handle());
+            self.inflight.push(Box::pin(async move {
+                let reply = handle
+                    .await
+                    .unwrap_or_else(|e| Err(format!("The outbound request failed: {e}")));
+                Answer::Fetch(id, reply)
             }));
         }
     }
@@ -413,6 +475,22 @@ async fn sleep_until(deadline: Option<Instant>) {
 /// The JSON the sandbox's dispatch promise resolves with.
 fn envelope_json(envelope: Envelope) -> String {
     envelope.to_json()
+}
+
+/// The JSON the sandbox's outbound promise resolves with: the response with its body in
+/// base64, or the handler's failure.
+fn reply_json(reply: Result<OutboundResponse, String>) -> String {
+    use base64::Engine;
+    match reply {
+        Ok(response) => serde_json::json!({
+            "status": response.status,
+            "statusText": response.status_text,
+            "headers": response.headers,
+            "body": base64::engine::general_purpose::STANDARD.encode(&response.body),
+        })
+        .to_string(),
+        Err(text) => serde_json::json!({ "error": text }).to_string(),
+    }
 }
 
 /// The text of a caught error (an exception's `String()`), for a failed crossing.

@@ -101,7 +101,10 @@ fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
         .map_err(fail)?;
     let host_fns = host_object(ctx, host).catch(ctx).map_err(fail)?;
     let internal: Object = setup.call((host_fns,)).catch(ctx).map_err(fail)?;
-    super::web::install(ctx).catch(ctx).map_err(fail)?;
+    let outbound: Object = internal.get("outbound").catch(ctx).map_err(fail)?;
+    super::web::install(ctx, Some(outbound))
+        .catch(ctx)
+        .map_err(fail)?;
     ctx.store_userdata(InternalHook(internal)).map_err(|_| {
         Error::StartFailed("the sandbox's internal hook could not be stored".into())
     })?;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use super::Dispatch;
+use super::{Dispatch, Outbound};
 
 /// One execution.
 #[derive(Clone, Default)]
@@ -50,14 +50,6 @@ pub enum Timeout {
     Millis(u64),
     /// The longest bound the executor allows.
     Maximum,
-}
-
-/// What the sandbox's `fetch` may reach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Outbound {
-    /// Every outbound request fails, with the reference's text.
-    #[default]
-    Blocked,
 }
 
 /// One namespace inside the sandbox: a global object whose properties are async functions

@@ -18,7 +18,7 @@ use super::contract::{self, PROTOCOL_VERSION};
 use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
-use crate::protocol::{BoxFuture, Dispatch, ExecuteRequest, Executor, Outcome, ToolCall};
+use crate::protocol::{BoxFuture, Dispatch, ExecuteRequest, Executor, Outbound, Outcome, ToolCall};
 
 /// How a [`RemoteExecutor`] connects, and reconnects.
 #[derive(Debug, Clone)]
@@ -372,6 +372,11 @@ impl ClientInner {
 
 impl Executor for RemoteExecutor {
     async fn execute(&self, request: ExecuteRequest) -> Result<Outcome, Error> {
+        if matches!(request.outbound, Some(Outbound::Host(_))) {
+            return Err(Error::InvalidRequest(
+                "host-routed outbound (Outbound::Host) does not reach a remote executor yet: its handler would have to cross the socket as a stub, which this version does not send; use Outbound::Blocked or an IsolateExecutor".into(),
+            ));
+        }
         let inner = &self.inner;
         let live = inner.ensure_session().await?;
         let dispatch = match &request.dispatch {

@@ -20,11 +20,12 @@ pub const PROTOCOL_VERSION: u64 = 1;
 pub const VALUE_TAG: &str = "__codemode_value_v1__";
 
 /// The mode string of an [`Outbound`].
-pub fn outbound_mode(outbound: Outbound) -> &'static str {
+pub fn outbound_mode(outbound: &Outbound) -> &'static str {
     match outbound {
-        Outbound::Blocked => "blocked",
         // Host-routed outbound crosses as the mode "stub", with its function as `execute`'s
-        // third argument.
+        // third argument (the client refuses it until the handler crosses as a stub).
+        Outbound::Host(_) => "stub",
+        _ => "blocked",
     }
 }
 
@@ -93,7 +94,7 @@ pub fn request_to_wire(request: &ExecuteRequest) -> WireValue {
         Some(Timeout::Maximum) => entries.push(("timeout", WireValue::Null)),
         Some(Timeout::Millis(ms)) => entries.push(("timeout", WireValue::Number(ms as f64))),
     }
-    if let Some(outbound) = request.outbound {
+    if let Some(outbound) = &request.outbound {
         entries.push(("outbound", WireValue::string(outbound_mode(outbound))));
     }
     object(entries)

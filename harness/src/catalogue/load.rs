@@ -9,8 +9,8 @@ use serde_saphyr::Spanned;
 
 use super::raw::{RawCase, RawExpect, RawOptions, RawProvider};
 use super::{
-    Behaviour, Case, CaseOptions, CaseTools, Catalogue, ConnectorSpec, Expect, ProviderSpec,
-    SkipOn, VersionRange,
+    Behaviour, Case, CaseOptions, CaseTools, Catalogue, ConnectorSpec, Expect, OutboundSpec,
+    ProviderSpec, SkipOn, VersionRange,
 };
 use crate::error::{Error, Problem, Result};
 
@@ -224,22 +224,15 @@ pub(crate) fn checked_options(
     raw: RawOptions,
     problems: &mut Vec<Problem>,
 ) -> CaseOptions {
-    if let Some(outbound) = &raw.outbound
-        && outbound.value != "blocked"
-    {
-        problems.push(problem_at(
-            file,
-            outbound,
-            format!(
-                "outbound \"{}\" is not a mode; the one mode is blocked",
-                outbound.value
-            ),
-        ));
-    }
+    let outbound = raw.outbound.as_ref().and_then(|spanned| {
+        OutboundSpec::parse(&spanned.value)
+            .map_err(|message| problems.push(problem_at(file, spanned, message)))
+            .ok()
+    });
     CaseOptions {
         timeout_ms: raw.timeout_ms,
         modules: raw.modules,
-        outbound: raw.outbound.map(|o| o.value),
+        outbound,
     }
 }
 

@@ -5,12 +5,14 @@
 
 mod behaviour;
 pub(crate) mod load;
+mod outbound;
 pub(crate) mod raw;
 mod values;
 mod versions;
 
 pub use behaviour::{Behaviour, BehaviourKind, PathStep};
 pub use load::load_dirs;
+pub use outbound::{Answer, OutboundBehaviour, OutboundKind, OutboundSpec, ResponseSpec};
 pub use values::{ValueError, decode_value};
 pub use versions::VersionRange;
 
@@ -96,8 +98,8 @@ pub struct ConnectorSpec {
 pub struct CaseOptions {
     pub timeout_ms: Option<u64>,
     pub modules: Option<IndexMap<String, String>>,
-    /// Only `blocked` exists; `Some` when the case names it explicitly.
-    pub outbound: Option<String>,
+    /// `Some` when the case names a mode: `blocked`, or a described handler.
+    pub outbound: Option<OutboundSpec>,
 }
 
 /// What every side that runs the case must produce, as written (matchers included).

@@ -49,7 +49,7 @@ pub(super) struct RawConnector {
 pub(crate) struct RawOptions {
     pub timeout_ms: Option<u64>,
     pub modules: Option<IndexMap<String, String>>,
-    pub outbound: Option<Spanned<String>>,
+    pub outbound: Option<Spanned<Value>>,
 }
 
 /// `expect`: a key that is present with `null` means `null`, which is why every field goes

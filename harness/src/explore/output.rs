@@ -262,7 +262,7 @@ fn options_json(case: &crate::catalogue::Case) -> Option<Value> {
         );
     }
     if let Some(outbound) = &case.options.outbound {
-        map.insert("outbound".into(), Value::String(outbound.clone()));
+        map.insert("outbound".into(), outbound.raw());
     }
     (!map.is_empty()).then_some(Value::Object(map))
 }

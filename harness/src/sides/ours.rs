@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
-use codemode_executor::protocol::{Executor, Outbound, Timeout};
+use codemode_executor::protocol::{Executor, Timeout};
 use serde_json::Value;
 
 use crate::catalogue::Case;
@@ -39,7 +39,11 @@ impl<N: Executor> OursSide<N> {
                 .as_ref()
                 .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
             timeout: case.options.timeout_ms.map(Timeout::Millis),
-            outbound: case.options.outbound.as_ref().map(|_| Outbound::Blocked),
+            outbound: case
+                .options
+                .outbound
+                .as_ref()
+                .map(crate::outbound::materialize),
         };
         let result = self.executor.execute(code, tools, options).await;
         let calls = log.snapshot();

@@ -1,5 +1,7 @@
 // fetch's classes (Headers, Body, Request, Response, Blob, File, FormData) and fetch itself,
-// which is blocked, with the reference's text.
+// which is blocked with the reference's text unless the host routes it through its own
+// handler (`native.outbound`, see bootstrap.js): then each request, redirects followed here,
+// goes to the host and its answer becomes the Response.
 (function (native, use) {
   "use strict";
   const define = Object.defineProperty;
@@ -14,6 +16,10 @@
   // Headers: lower-cased names, sorted on iteration, set-cookie kept apart.
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const headerLists = new WeakMap();
+  const immutable = new WeakSet();
+  const mutable = (headers) => {
+    if (immutable.has(headers)) throw new TypeError("Can't modify immutable headers.");
+  };
   const normalizeValue = (v) => {
     const value = String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
     if (/[\0\r\n]/.test(value)) throw new TypeError("Invalid header value.");
@@ -42,8 +48,8 @@
         throw new TypeError("Failed to construct 'Headers': The provided value is not of type 'Record' or 'Sequence'.");
       }
     }
-    append(name, value) { headerLists.get(this).push([checkName(name), normalizeValue(value)]); }
-    delete(name) { const n = checkName(name); headerLists.set(this, headerLists.get(this).filter((p) => p[0] !== n)); }
+    append(name, value) { const entry = [checkName(name), normalizeValue(value)]; mutable(this); headerLists.get(this).push(entry); }
+    delete(name) { const n = checkName(name); mutable(this); headerLists.set(this, headerLists.get(this).filter((p) => p[0] !== n)); }
     get(name) {
       const n = checkName(name);
       const values = headerLists.get(this).filter((p) => p[0] === n).map((p) => p[1]);
@@ -58,6 +64,7 @@
     has(name) { const n = checkName(name); return headerLists.get(this).some((p) => p[0] === n); }
     set(name, value) {
       const n = checkName(name);
+      mutable(this);
       const list = headerLists.get(this).filter((p) => p[0] !== n);
       list.push([n, normalizeValue(value)]);
       headerLists.set(this, list);
@@ -166,7 +173,7 @@
   tag(FormData, "FormData");
 
   const multipart = (form) => {
-    const boundary = "----formdata-" + Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+    const boundary = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
     const chunks = [];
     const esc = (s) => s.replace(/"/g, "%22").replace(/\r\n|\r|\n/g, "\r\n");
     for (const [name, value] of formLists.get(form)) {
@@ -178,7 +185,7 @@
         chunks.push(encode(head + "\r\n\r\n" + value.replace(/\r\n|\r|\n/g, "\r\n") + "\r\n"));
       }
     }
-    chunks.push(encode(`--${boundary}--\r\n`));
+    chunks.push(encode(`--${boundary}--`));
     return { bytes: concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
   };
   const parseMultipart = (bytes, contentType) => {
@@ -224,6 +231,7 @@
     const b = bodies.get(self);
     if (b.used || (b.stream !== null && streamsOf().isDisturbed(b.stream))) throw new TypeError("Body has already been used. It can only be used once. Use tee() first if you need to read it twice.");
     b.used = true;
+    if (b.signal && b.signal.aborted) throw b.signal.reason;
     if (b.stream) {
       const chunks = [];
       for await (const chunk of b.stream) chunks.push(typeof chunk === "string" ? encode(chunk) : partBytes(chunk));
@@ -245,7 +253,14 @@
     async bytes() { return (await consume(this)).slice(); }
     async text() { return decode(await consume(this)); }
     async json() { return JSON.parse(decode(await consume(this))); }
-    async blob() { const bytes = await consume(this); return new Blob([bytes], { type: this.headers.get("content-type") ?? "" }); }
+    async blob() {
+      const bytes = await consume(this);
+      // The content type as the headers hold it (workerd keeps its case; a Blob's own
+      // constructor would lower-case it).
+      const blob = new Blob([]);
+      blobBytes.set(blob, { bytes, type: this.headers.get("content-type") ?? "" });
+      return blob;
+    }
     async formData() {
       const type = this.headers.get("content-type") ?? "";
       const bytes = await consume(this);
@@ -326,6 +341,7 @@
   tag(Response, "Response");
 
   const requests = new WeakMap();
+  const REDIRECT_ERROR = "Invalid redirect value, must be one of \"follow\" or \"manual\" (\"error\" won't be implemented since it does not make sense at the edge; use \"manual\" and check the response status code).";
   const METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH"];
   class Request extends Body {
     constructor(input, init = {}) {
@@ -345,6 +361,7 @@
       const body = init.body !== undefined ? init.body : null;
       if (body !== null && (method === "GET" || method === "HEAD")) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
       const signal = init.signal ?? (from ? from.signal : new (use("abort").AbortController)().signal);
+      if (init.redirect === "error") throw new TypeError(REDIRECT_ERROR);
       requests.set(self, { url, method, headers, redirect: init.redirect ?? (from ? from.redirect : "follow"), signal, integrity: init.integrity ?? "", keepalive: !!init.keepalive, cache: init.cache });
       if (from && init.body === undefined) {
         if (bodies.get(input).used) throw new TypeError("Cannot reconstruct a Request with a used body.");
@@ -382,9 +399,84 @@
   define(File.prototype, Symbol.for("codemode.rpc-carried"), { value: false });
 
   const BLOCKED = "This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.";
+  const REDIRECTS = [301, 302, 303, 307, 308];
+  const MAX_REDIRECTS = 20;
+  const ONE_TIME_BODY = "A request with a one-time-use body (it was initialized from a stream, not a buffer) encountered a redirect requiring the body to be retransmitted. To avoid this error in the future, construct this request from a buffer-like body initializer.";
+  const NULL_BODY = [101, 204, 205, 304];
+
+  // One request to the host: its headers as the reference's fetcher sees them (a body
+  // carries its length, a stream goes chunked), its body read whole.
+  const send = (method, url, headers, body) => {
+    const list = [...headers];
+    if (body !== null) {
+      const has = (n) => list.some((p) => p[0] === n);
+      if (body.streamed) { if (!has("transfer-encoding")) list.push(["transfer-encoding", "chunked"]); }
+      else if (!has("content-length")) list.push(["content-length", String(body.bytes.length)]);
+      list.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    }
+    return native.outbound.send(method, url, list, body === null ? null : body.bytes);
+  };
+
+  // The host's answer as a Response whose headers cannot change, as a fetched one's.
+  const answer = (reply, url, method, redirected, signal) => {
+    const r = Object.create(Response.prototype);
+    const headers = new Headers(reply.headers);
+    immutable.add(headers);
+    responses.set(r, { status: reply.status, statusText: reply.statusText, headers, type: "default", url, redirected });
+    const empty = method === "HEAD" || NULL_BODY.includes(reply.status);
+    bodies.set(r, { bytes: empty ? null : reply.body, stream: null, used: false, signal });
+    return r;
+  };
+
+  // Settles with the host's reply, or rejects with the signal's reason once it aborts.
+  const exchange = (method, url, headers, body, signal) => new Promise((resolve, reject) => {
+    const pending = send(method, url, headers, body);
+    const onAbort = () => { native.outbound.cancel(pending.id); reject(signal.reason); };
+    signal.addEventListener("abort", onAbort);
+    pending.done.then((reply) => {
+      signal.removeEventListener("abort", onAbort);
+      if (reply.error !== undefined) reject(new Error(reply.error));
+      else resolve(reply);
+    });
+  });
+
   async function fetch(input, init) {
-    new Request(input, init);
-    throw new Error(BLOCKED);
+    const request = new Request(input, init);
+    if (!native.outbound || !native.outbound.enabled()) throw new Error(BLOCKED);
+    // fetch(request) takes the request's own body.
+    if (input instanceof Request && (init === undefined || init === null || init.body === undefined)) {
+      const own = bodies.get(input);
+      if (own.stream !== null || own.bytes !== null) own.used = true;
+    }
+    const r = requests.get(request);
+    let url = r.url.replace(/#.*$/s, "");
+    if (!/^https?:$/.test(new URL(url).protocol)) throw new TypeError(`Fetch API cannot load: ${url}`);
+    const signal = r.signal;
+    if (signal.aborted) throw signal.reason;
+    let method = r.method;
+    const held = bodies.get(request);
+    let body = null;
+    if (held.stream !== null || held.bytes !== null) {
+      const streamed = held.bytes === null;
+      body = { bytes: await consume(request), streamed };
+    }
+    const visited = [url];
+    for (let hops = 0; ; hops += 1) {
+      const reply = await exchange(method, url, r.headers, body, signal);
+      const location = reply.headers.find((p) => p[0].toLowerCase() === "location");
+      if (r.redirect !== "follow" || !REDIRECTS.includes(reply.status) || location === undefined) {
+        return answer(reply, url, method, hops > 0, signal);
+      }
+      if (hops === MAX_REDIRECTS) throw new TypeError(`Too many redirects.${visited.join(", ")}`);
+      url = new URL(location[1], url).href;
+      visited.push(url);
+      if (reply.status === 303 ? method !== "HEAD" : (reply.status <= 302 && method === "POST")) {
+        method = "GET";
+        body = null;
+      } else if (body !== null && body.streamed) {
+        throw new TypeError(ONE_TIME_BODY);
+      }
+    }
   }
 
   return { Headers, Body, Request, Response, Blob, File, FormData, fetch };

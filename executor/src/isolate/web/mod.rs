@@ -133,9 +133,13 @@ pub(crate) static SOURCES: [Concept; 10] = [
 ];
 
 /// Installs the Web globals into `ctx`'s global object. Call once per context, after the
-/// language intrinsics and before any program runs.
-pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
+/// language intrinsics and before any program runs. `outbound` is the scope's way out for
+/// `fetch` (`enabled`, `send`, `cancel`, from `bootstrap.js`); without it `fetch` is blocked.
+pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rquickjs::Result<()> {
     let natives = Object::new(ctx.clone())?;
+    if let Some(outbound) = outbound {
+        natives.set("outbound", outbound)?;
+    }
     url::natives(ctx, &natives)?;
     encoding::natives(ctx, &natives)?;
     crypto::natives(ctx, &natives)?;
@@ -175,7 +179,7 @@ mod tests {
         let rt = Runtime::new().unwrap();
         let ctx = Context::full(&rt).unwrap();
         ctx.with(|ctx| {
-            super::install(&ctx).unwrap();
+            super::install(&ctx, None).unwrap();
             let started = Instant::now();
             for concept in &super::SOURCES {
                 for name in concept.globals {

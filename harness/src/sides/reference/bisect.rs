@@ -89,7 +89,7 @@ pub fn prepare(reference: &Toolchain, scratch: &Path, version: &Version) -> Resu
          name = \"codemode-bisect-{slug}\"\n\
          main = \"src/worker.js\"\n\
          compatibility_date = \"2025-06-01\"\n\
-         compatibility_flags = [\"nodejs_compat\"]\n\
+         compatibility_flags = [\"nodejs_compat\", \"enable_ctx_exports\"]\n\
          \n\
          [vars]\n\
          COLUMN = \"{version}\"\n\

@@ -348,9 +348,10 @@ impl ReferenceSide {
         if self.dead.get().is_some() {
             return false;
         }
+        let base = self.worker.lock().await.base.clone();
         matches!(
             self.client
-                .get(format!("{}/health", self.base))
+                .get(format!("{base}/health"))
                 .timeout(Duration::from_secs(2))
                 .send()
                 .await,

@@ -223,7 +223,7 @@ pub fn aliased_config(version: &Version) -> String {
          name = \"codemode-reference-{slug}\"\n\
          main = \"../reference-worker/src/worker.js\"\n\
          compatibility_date = \"2025-06-01\"\n\
-         compatibility_flags = [\"nodejs_compat\"]\n\
+         compatibility_flags = [\"nodejs_compat\", \"enable_ctx_exports\"]\n\
          \n\
          [vars]\n\
          COLUMN = \"{version}\"\n\

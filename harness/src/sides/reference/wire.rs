@@ -58,13 +58,8 @@ pub fn request(case: &Case, code: &str) -> Result<Value, String> {
     if let Some(modules) = &case.options.modules {
         options.insert("modules".into(), json!(modules));
     }
-    if let Some(outbound) = &case.options.outbound
-        && outbound != "blocked"
-    {
-        return Err(format!(
-            "the reference wire cannot express outbound \"{outbound}\" (case {})",
-            case.id
-        ));
+    if let Some(outbound) = &case.options.outbound {
+        options.insert("outbound".into(), outbound.raw());
     }
     if !options.is_empty() {
         body.insert("options".into(), Value::Object(options));
