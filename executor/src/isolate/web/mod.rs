@@ -1,10 +1,10 @@
 //! The Web platform globals of the sandbox: what a Workers program finds on `globalThis`
 //! beyond the language (URL, encoding, crypto, events and abort, fetch's classes, streams,
-//! `Intl`, `structuredClone` and the worker scope).
+//! compression, the Workers-only globals, `Intl`, `structuredClone` and the worker scope).
 //!
 //! Each concept is a JavaScript source (glue) over a few Rust functions where correctness or
 //! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, hashes on
-//! RustCrypto, randomness on `getrandom`, base64 and UTF-8). [`install`] runs only a small
+//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib). [`install`] runs only a small
 //! installer: every global is an accessor that evaluates its concept's source the first time
 //! a program touches it, then becomes an ordinary data property. So a context that uses no
 //! Web global pays for none, and one that does pays once per concept.
@@ -13,6 +13,7 @@
 //! seen by another); a program may replace or delete any of these globals, as on Workers;
 //! [`SOURCES`] lists every JavaScript source; each is compiled to bytecode once per process.
 
+mod compression;
 mod crypto;
 mod encoding;
 mod url;
@@ -34,7 +35,7 @@ pub(crate) static INSTALLER: InternalScript =
     InternalScript::stripped("web-installer", include_str!("installer.js"));
 
 /// Every concept, in the order their globals are defined.
-pub(crate) static SOURCES: [Concept; 10] = [
+pub(crate) static SOURCES: [Concept; 13] = [
     Concept {
         name: "events",
         script: InternalScript::stripped("web-events", include_str!("events.js")),
@@ -99,6 +100,35 @@ pub(crate) static SOURCES: [Concept; 10] = [
         ],
     },
     Concept {
+        name: "compression",
+        script: InternalScript::stripped("web-compression", include_str!("compression.js")),
+        globals: &["CompressionStream", "DecompressionStream"],
+    },
+    Concept {
+        name: "buffer",
+        script: InternalScript::stripped("web-buffer", include_str!("buffer.js")),
+        globals: &["Buffer"],
+    },
+    Concept {
+        name: "workers",
+        script: InternalScript::stripped("web-workers", include_str!("workers.js")),
+        globals: &[
+            "Cloudflare",
+            "caches",
+            "Cache",
+            "CacheStorage",
+            "ExtendableEvent",
+            "FetchEvent",
+            "ScheduledEvent",
+            "TailEvent",
+            "TraceEvent",
+            "WebSocket",
+            "WebSocketPair",
+            "WebSocketRequestResponsePair",
+            "EventSource",
+        ],
+    },
+    Concept {
         name: "intl",
         script: InternalScript::stripped("web-intl", include_str!("intl.js")),
         globals: &["Intl"],
@@ -143,6 +173,15 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
     url::natives(ctx, &natives)?;
     encoding::natives(ctx, &natives)?;
     crypto::natives(ctx, &natives)?;
+    compression::natives(ctx, &natives)?;
+    // The compatibility flags of the Dynamic Worker the reference runs programs in, as
+    // `Cloudflare.compatibilityFlags` reads them there (measured on workerd 1.20261117.1).
+    natives.set(
+        "compatibilityFlags",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>| {
+            ctx.json_parse(include_str!("compatibility-flags.json"))
+        })?,
+    )?;
     natives.set(
         "load",
         Function::new(

@@ -299,13 +299,24 @@
       const started = Promise.resolve().then(() => typeof transformer.start === "function" ? transformer.start.call(transformer, controller) : undefined);
       this.#writable = new WritableStream({
         start() { return started; },
-        write(chunk) {
-          return typeof transformer.transform === "function"
-            ? transformer.transform.call(transformer, chunk, controller)
-            : controller.enqueue(chunk);
+        // A transformer that throws errors both sides, as the standard says.
+        async write(chunk) {
+          try {
+            return await (typeof transformer.transform === "function"
+              ? transformer.transform.call(transformer, chunk, controller)
+              : controller.enqueue(chunk));
+          } catch (e) {
+            controller.error(e);
+            throw e;
+          }
         },
         async close() {
-          if (typeof transformer.flush === "function") await transformer.flush.call(transformer, controller);
+          try {
+            if (typeof transformer.flush === "function") await transformer.flush.call(transformer, controller);
+          } catch (e) {
+            controller.error(e);
+            throw e;
+          }
           controller.terminate();
         },
         abort(reason) { controller.error(reason); },
