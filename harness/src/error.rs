@@ -31,6 +31,8 @@ impl fmt::Display for Problem {
 pub enum Error {
     /// The catalogue has problems; every one found is listed.
     Catalogue(Vec<Problem>),
+    /// A generator file (`explore`) has problems; every one found is listed.
+    Generator(Vec<Problem>),
     /// A file or directory could not be read or written.
     Io {
         path: PathBuf,
@@ -62,6 +64,18 @@ impl fmt::Display for Error {
                 writeln!(
                     f,
                     "the catalogue has {count} problem{}:",
+                    if count == 1 { "" } else { "s" }
+                )?;
+                for problem in problems {
+                    writeln!(f, "  {problem}")?;
+                }
+                Ok(())
+            }
+            Error::Generator(problems) => {
+                let count = problems.len();
+                writeln!(
+                    f,
+                    "the generator has {count} problem{}:",
                     if count == 1 { "" } else { "s" }
                 )?;
                 for problem in problems {

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod cell;
 pub mod compare;
 pub mod error;
+pub mod explore;
 pub mod matrix;
 pub mod outcome;
 pub mod report;

@@ -11,6 +11,7 @@ mod release_commands;
 use clap::{Parser, Subcommand};
 use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
 use codemode_compat::compare::pretty;
+use codemode_compat::explore;
 use codemode_compat::matrix::{self, OURS, Settings};
 use codemode_compat::report;
 use codemode_compat::sides::ours::OursSide;
@@ -113,6 +114,32 @@ enum Command {
         #[arg(long, value_name = "N")]
         concurrency: Option<usize>,
     },
+    /// Run generated programs on the columns and write every disagreement as a case to
+    /// review, grouped by the shape of the difference (see the README, section explore).
+    Explore {
+        /// A shipped generator's name (mistakes) or the path of a generator file.
+        #[arg(long)]
+        generator: String,
+        /// How many programs to generate.
+        #[arg(long, default_value_t = 2000)]
+        count: usize,
+        /// The sampling seed: the same seed runs the same programs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Columns, as for matrix; the first reference column decides what is expected.
+        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
+        columns: Vec<String>,
+        /// Where the catalogue (<generator>.yaml) and the summary (<generator>.md) go.
+        #[arg(long, default_value = "results/explore")]
+        out: PathBuf,
+        /// How many programs run at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Take the reference columns from an earlier run's <generator>.json (same generator,
+        /// count and seed) instead of running them; only ours runs.
+        #[arg(long, value_name = "FILE")]
+        recorded: Option<PathBuf>,
+    },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
     Merge {
@@ -182,6 +209,44 @@ fn main() -> ExitCode {
             } => {
                 let case = borrowed_case(&root, Some(&case))?;
                 release_commands::bisect(&root, case, &from, &to, concurrency).await
+            }
+            Command::Explore {
+                generator,
+                count,
+                seed,
+                columns,
+                out,
+                concurrency,
+                recorded,
+            } => {
+                // The generator is checked before any column is set up.
+                let request = explore::Request {
+                    generator: explore::generator::resolve(&generator)?,
+                    count,
+                    seed,
+                    concurrency,
+                    command_line: format!(
+                        "codemode-compat explore --generator {generator} --count {count} --seed {seed} --columns {}{}",
+                        columns.join(","),
+                        recorded
+                            .as_ref()
+                            .map(|r| format!(" --recorded {}", r.display()))
+                            .unwrap_or_default()
+                    ),
+                    recorded: recorded
+                        .as_deref()
+                        .map(explore::recorded::read)
+                        .transpose()?,
+                };
+                // A recording stands for the reference columns: only ours runs.
+                let columns = match request.recorded {
+                    Some(_) => vec![OURS.to_string()],
+                    None => columns,
+                };
+                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
+                    .await?;
+                Ok(ExitCode::SUCCESS)
             }
             Command::Merge { reports, out } => {
                 let matrix = release_commands::merge(&reports)?;

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
-use super::raw::{RawCase, RawExpect};
+use super::raw::{RawCase, RawExpect, RawOptions, RawProvider};
 use super::{
     Behaviour, Case, CaseOptions, CaseTools, Catalogue, ConnectorSpec, Expect, ProviderSpec,
     SkipOn, VersionRange,
@@ -79,26 +79,8 @@ fn collect_yaml(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
 
 /// Parses one file's text; problems go to `problems`, good cases are returned.
 pub(crate) fn load_text(file: &Path, text: &str, problems: &mut Vec<Problem>) -> Vec<Case> {
-    let options = serde_saphyr::options! {
-        strict_booleans: true,
-        leading_zero_numbers_as_strings: true,
-        with_snippet: false,
-    };
-    let raw: Vec<RawCase> = match serde_saphyr::from_str_with_options(text, options) {
-        Ok(raw) => raw,
-        Err(error) => {
-            let (line, column) = error
-                .location()
-                .map(|l| (l.line(), l.column()))
-                .unwrap_or((1, 1));
-            problems.push(Problem {
-                file: file.to_path_buf(),
-                line,
-                column,
-                message: strip_location(&error.to_string()),
-            });
-            return Vec::new();
-        }
+    let Some(raw) = parse_yaml::<Vec<RawCase>>(file, text, problems) else {
+        return Vec::new();
     };
     let mut cases = Vec::new();
     for case in raw {
@@ -111,17 +93,51 @@ pub(crate) fn load_text(file: &Path, text: &str, problems: &mut Vec<Problem>) ->
     cases
 }
 
-/// serde-saphyr opens its messages with `error: line L column C: `; the location is printed
-/// by [`Problem`] already.
-fn strip_location(message: &str) -> String {
-    let message = message.trim().trim_start_matches("error: ");
-    match message.split_once(": ") {
-        Some((head, rest)) if head.starts_with("line ") => rest.trim().to_string(),
-        _ => message.to_string(),
+/// Parses YAML text the way catalogue files are parsed (strict booleans, leading-zero numbers
+/// kept as text); a parse error becomes one located problem.
+pub(crate) fn parse_yaml<T: serde::de::DeserializeOwned>(
+    file: &Path,
+    text: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<T> {
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        with_snippet: false,
+    };
+    match serde_saphyr::from_str_with_options(text, options) {
+        Ok(raw) => Some(raw),
+        Err(error) => {
+            let (line, column) = error
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((1, 1));
+            problems.push(Problem {
+                file: file.to_path_buf(),
+                line,
+                column,
+                message: strip_location(&error.to_string()),
+            });
+            None
+        }
     }
 }
 
-fn problem_at<T>(file: &Path, spanned: &Spanned<T>, message: String) -> Problem {
+/// serde-saphyr opens its messages with `error: line L column C: ` (and some end with
+/// ` at line L, column C`); the location is printed by [`Problem`] already.
+fn strip_location(message: &str) -> String {
+    static TRAILING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r" at line \d+, column \d+$").expect("the pattern is valid")
+    });
+    let message = message.trim().trim_start_matches("error: ");
+    let message = match message.split_once(": ") {
+        Some((head, rest)) if head.starts_with("line ") => rest.trim(),
+        _ => message,
+    };
+    TRAILING.replace(message, "").into_owned()
+}
+
+pub(crate) fn problem_at<T>(file: &Path, spanned: &Spanned<T>, message: String) -> Problem {
     Problem {
         file: file.to_path_buf(),
         line: spanned.referenced.line(),
@@ -148,19 +164,11 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
             CaseTools::Providers(Vec::new())
         }
         (_, Some(fns)) => CaseTools::Fns(behaviours(file, &fns.value, problems)),
-        (providers, None) => CaseTools::Providers(
-            providers
-                .iter()
-                .flatten()
-                .map(|p| ProviderSpec {
-                    name: p.name.clone(),
-                    tools: behaviours(file, &p.tools, problems),
-                    prelude: p.prelude.clone(),
-                    positional_args: p.positional_args,
-                    proxy_source: p.proxy_source.clone(),
-                })
-                .collect(),
-        ),
+        (providers, None) => CaseTools::Providers(checked_providers(
+            file,
+            providers.as_deref().unwrap_or_default(),
+            problems,
+        )),
     };
     let connectors = raw
         .connectors
@@ -170,18 +178,7 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
             tools: behaviours(file, &c.tools, problems),
         })
         .collect();
-    if let Some(outbound) = &raw.options.outbound
-        && outbound.value != "blocked"
-    {
-        problems.push(problem_at(
-            file,
-            outbound,
-            format!(
-                "outbound \"{}\" is not a mode; the one mode is blocked",
-                outbound.value
-            ),
-        ));
-    }
+    let options = checked_options(file, raw.options, problems);
     let reference = raw.reference.as_ref().is_none_or(|r| r.value);
     if !reference && raw.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
         let spanned = raw
@@ -211,11 +208,7 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
         code: raw.code,
         tools,
         connectors,
-        options: CaseOptions {
-            timeout_ms: raw.options.timeout_ms,
-            modules: raw.options.modules,
-            outbound: raw.options.outbound.map(|o| o.value),
-        },
+        options,
         expect,
         reference,
         reason: raw.reason,
@@ -223,6 +216,49 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
         file: file.to_path_buf(),
         line: raw.id.referenced.line(),
     })
+}
+
+/// A case's options as written, the outbound mode checked where it stands.
+pub(crate) fn checked_options(
+    file: &Path,
+    raw: RawOptions,
+    problems: &mut Vec<Problem>,
+) -> CaseOptions {
+    if let Some(outbound) = &raw.outbound
+        && outbound.value != "blocked"
+    {
+        problems.push(problem_at(
+            file,
+            outbound,
+            format!(
+                "outbound \"{}\" is not a mode; the one mode is blocked",
+                outbound.value
+            ),
+        ));
+    }
+    CaseOptions {
+        timeout_ms: raw.timeout_ms,
+        modules: raw.modules,
+        outbound: raw.outbound.map(|o| o.value),
+    }
+}
+
+/// A list of providers as written, each tool behaviour checked where it stands.
+pub(crate) fn checked_providers(
+    file: &Path,
+    providers: &[RawProvider],
+    problems: &mut Vec<Problem>,
+) -> Vec<ProviderSpec> {
+    providers
+        .iter()
+        .map(|p| ProviderSpec {
+            name: p.name.clone(),
+            tools: behaviours(file, &p.tools, problems),
+            prelude: p.prelude.clone(),
+            positional_args: p.positional_args,
+            proxy_source: p.proxy_source.clone(),
+        })
+        .collect()
 }
 
 fn behaviours(

@@ -4,8 +4,8 @@
 //! at once, each with its file, line and column, and never half-loads a catalogue.
 
 mod behaviour;
-mod load;
-mod raw;
+pub(crate) mod load;
+pub(crate) mod raw;
 mod values;
 mod versions;
 

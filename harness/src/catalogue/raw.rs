@@ -27,7 +27,7 @@ pub(super) struct RawCase {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawProvider {
+pub(crate) struct RawProvider {
     pub name: String,
     #[serde(default)]
     pub tools: IndexMap<String, Spanned<Value>>,
@@ -46,7 +46,7 @@ pub(super) struct RawConnector {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawOptions {
+pub(crate) struct RawOptions {
     pub timeout_ms: Option<u64>,
     pub modules: Option<IndexMap<String, String>>,
     pub outbound: Option<Spanned<String>>,

@@ -181,6 +181,22 @@ impl ReferenceSide {
         }
     }
 
+    /// Whether the column still answers its `/health` within two seconds (a `wrangler dev`
+    /// whose workerd has died keeps its node process, so a live process proves nothing).
+    pub async fn healthy(&self) -> bool {
+        if self.dead.get().is_some() {
+            return false;
+        }
+        matches!(
+            self.client
+                .get(format!("{}/health", self.base))
+                .timeout(Duration::from_secs(2))
+                .send()
+                .await,
+            Ok(response) if response.status().is_success()
+        )
+    }
+
     /// Stops the column's process group.
     pub async fn stop(&self) {
         self.process.lock().await.stop().await;
