@@ -13,6 +13,15 @@ pub enum Error {
     /// The program could not be loaded: it does not parse, or a module it imports statically
     /// is missing. The text is what the runtime reported.
     StartFailed(String),
+    /// The program does not parse. `text` is what the runtime reported, as for
+    /// [`Error::StartFailed`]; `line` and `column` (1-based) locate the error in the request's
+    /// `code`, so that a dialect can point into the module it stands for (the reference's
+    /// `at executor.js:57`). Executors that cannot locate an error report `StartFailed`.
+    SyntaxError {
+        text: String,
+        line: usize,
+        column: usize,
+    },
     /// The executor was disposed; it accepts no more work.
     Disposed,
     /// A request field is outside what the executor accepts (the text says which).
@@ -142,7 +151,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::StartFailed(text) => write!(f, "{text}"),
+            Error::StartFailed(text) | Error::SyntaxError { text, .. } => write!(f, "{text}"),
             Error::Disposed => write!(
                 f,
                 "The executor has been disposed and accepts no more executions."

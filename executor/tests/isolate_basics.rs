@@ -316,18 +316,22 @@ async fn runtime_errors_read_as_v8() {
 
 #[tokio::test]
 async fn syntax_errors_fail_to_start_as_v8_words_them() {
-    let Error::StartFailed(text) = run("class {").await.unwrap_err() else {
+    let Error::SyntaxError { text, line, .. } = run("class {").await.unwrap_err() else {
         panic!("a syntax error must fail the start")
     };
     assert!(
         text.starts_with("Failed to start Worker:\nUncaught SyntaxError: Unexpected token '"),
         "{text}"
     );
+    // `class {` runs into the line after the program.
+    assert_eq!(line, 2, "the error is located in the request's code");
     assert_eq!(
         run("async () => { const class = 1 }").await.unwrap_err(),
-        Error::StartFailed(
-            "Failed to start Worker:\nUncaught SyntaxError: Unexpected token 'class'".into()
-        )
+        Error::SyntaxError {
+            text: "Failed to start Worker:\nUncaught SyntaxError: Unexpected token 'class'".into(),
+            line: 1,
+            column: 21,
+        }
     );
 }
 

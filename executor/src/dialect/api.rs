@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::envelope::{CompletionGuard, EnvelopeDispatch};
+use super::module_layout::start_location;
 use super::normalize::normalize_code;
 use super::plan::plan_execution;
 use super::render::render_outcome;
@@ -185,7 +186,14 @@ impl<N: Executor> CodemodeExecutor<N> {
             timeout: Some(options.timeout.unwrap_or(self.default_timeout)),
             outbound: options.outbound,
         };
-        let outcome = self.native.execute(request).await?;
+        let outcome = match self.native.execute(request).await {
+            Ok(outcome) => outcome,
+            Err(crate::Error::SyntaxError { text, line, column }) => {
+                let location = start_location(line, column, &providers, &options.connectors);
+                return Err(crate::Error::StartFailed(format!("{text}{location}")));
+            }
+            Err(error) => return Err(error),
+        };
         render_outcome(outcome)
     }
 

@@ -9,10 +9,13 @@
 //! - [`normalize`]: the shapes of raw model output that become a runnable arrow;
 //! - [`plan`]: the descriptors that cross and the handlers that stay, connector markers;
 //! - [`envelope`]: the dispatch answering each call, under the completion guard;
-//! - [`render`]: log prefixes and the rendering of errors.
+//! - [`render`]: log prefixes and the rendering of errors;
+//! - [`module_layout`]: where the program sits in the reference's generated module, for the
+//!   location a syntax error reports.
 
 mod api;
 pub mod envelope;
+pub mod module_layout;
 pub mod normalize;
 pub mod plan;
 pub mod render;

@@ -333,8 +333,9 @@
     try {
       const name = error.name === undefined ? "Error" : String(error.name);
       let message = error.message === undefined ? "" : String(error.message);
-      if (isError(error) && (message === "not a function" || message === "not a constructor")) {
-        // V8 names the callee; the first frame in the program's own code locates it.
+      if (isError(error) && host.needsPosition(message)) {
+        // V8 renders the callee or the operand as written; the first frame in the program's
+        // own code locates it in the source.
         const site = callsites.find((s) => {
           const file = s.getFileName();
           return typeof file === "string" && !s.isNative() && file !== "<input>" && !file.startsWith("codemode-internal:");

@@ -16,7 +16,7 @@ use rquickjs::{ArrayBuffer, Ctx, Function, Object, TypedArray, Value};
 
 use super::modules::MAIN_MODULE;
 use super::timers::TimerQueue;
-use super::v8_messages::{SourcePosition, translate_message, translate_rendered};
+use super::v8_messages::{SourcePosition, needs_position, translate_message, translate_rendered};
 use crate::protocol::{LogLevel, LogLine, OutboundHandler, OutboundRequest, ToolCall};
 
 /// What the sandbox's host functions record during a run.
@@ -165,6 +165,10 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
     object.set(
         "translate",
         Function::new(ctx.clone(), |text: String| translate_rendered(&text))?,
+    )?;
+    object.set(
+        "needsPosition",
+        Function::new(ctx.clone(), |message: String| needs_position(&message))?,
     )?;
 
     let state = host.clone();

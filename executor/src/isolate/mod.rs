@@ -17,10 +17,13 @@
 //! - [`timers`]: the host-side timer queue;
 //! - [`compiled`]: the sandbox's own JavaScript, compiled to bytecode once per process;
 //! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
-//! - [`v8_messages`]: QuickJS error texts reworded as V8 words them;
+//! - [`v8_messages`]: the error texts the patched engine (`vendor/patches`) cannot word
+//!   alone, finished as V8 words them;
+//! - [`call_site`]: V8's rendering of an expression in a message, from the program's source;
 //! - [`web`]: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
 
 mod bounds;
+mod call_site;
 mod clone;
 mod compiled;
 mod host;

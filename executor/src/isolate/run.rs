@@ -144,6 +144,12 @@ enum Ended {
 /// Why the start failed: a text for [`Error::StartFailed`], a refused request, or a bound.
 pub(super) enum StartFailure {
     Text(String),
+    /// The program does not parse, at this 1-based line and column of the request's code.
+    Syntax {
+        text: String,
+        line: usize,
+        column: usize,
+    },
     Invalid(String),
     Bound(RunError),
 }
@@ -165,6 +171,9 @@ impl Session {
         match self.start(request) {
             Ok(()) => {}
             Err(StartFailure::Text(text)) => return Err(Error::StartFailed(text)),
+            Err(StartFailure::Syntax { text, line, column }) => {
+                return Err(Error::SyntaxError { text, line, column });
+            }
             Err(StartFailure::Invalid(text)) => return Err(Error::InvalidRequest(text)),
             Err(StartFailure::Bound(error)) => return Ok(self.failed(error)),
         }
@@ -199,6 +208,9 @@ impl Session {
     /// Builds the scope, binds the providers, runs the preludes and loads the program.
     fn start(&mut self, request: &ExecuteRequest) -> Result<(), StartFailure> {
         let (imports, body) = separate_imports(&request.code);
+        // The program's first line is the module's second: a syntax error's line in the
+        // module, less one, is its line in the request's code (when no import was moved).
+        let locatable = imports.is_empty();
         self.main_source = format!("{imports};export default (\n{body}\n);\n");
         self.host.borrow_mut().sources = Some((self.main_source.clone(), self.modules.clone()));
         let began = self.clock.begin_js();
@@ -225,7 +237,17 @@ impl Session {
             }
             let declared = Module::declare(ctx.clone(), MAIN_MODULE, main_source.as_str())
                 .catch(&ctx)
-                .map_err(|e| fail(&ctx, e, &main_source))?;
+                .map_err(|e| {
+                    let location = locatable.then(|| syntax_location(&e)).flatten();
+                    match (fail(&ctx, e, &main_source), location) {
+                        (StartFailure::Text(text), Some((line, column))) => StartFailure::Syntax {
+                            text,
+                            line: line - 1,
+                            column,
+                        },
+                        (failure, _) => failure,
+                    }
+                })?;
             let (module, loaded) = declared
                 .eval()
                 .catch(&ctx)
@@ -639,6 +661,22 @@ fn syntax_message(
         }
         None => message.to_string(),
     }
+}
+
+/// Where a syntax error in the program's own module is: its (line, column) in the module
+/// (the line is at least 2, the program's first line).
+fn syntax_location(error: &CaughtError<'_>) -> Option<(usize, usize)> {
+    let CaughtError::Exception(exception) = error else {
+        return None;
+    };
+    let object = exception.as_object();
+    let name: String = object.get("name").ok()?;
+    if name != "SyntaxError" {
+        return None;
+    }
+    let stack: String = object.get("stack").ok()?;
+    let (file, line, column) = stack_positions(&stack).into_iter().next()?;
+    (file == MAIN_MODULE && line >= 2).then_some((line, column))
 }
 
 /// The start failure for an error caught while the scope or the program loaded.

@@ -4,6 +4,8 @@
 //! Hosts parse these texts, and the reference runs on V8, so the table below is contract. A
 //! message the table does not know passes through unchanged.
 
+use super::call_site;
+
 /// Where a runtime error was raised: the source text of the file and the 1-based line and
 /// column QuickJS reported. Lets `not a function` name its callee as V8 does.
 pub(super) struct SourcePosition<'a> {
@@ -12,19 +14,62 @@ pub(super) struct SourcePosition<'a> {
     pub column: usize,
 }
 
+/// Whether `message` names something V8 renders from the source (a callee, an iterated
+/// expression, a destructured property), so its translation wants the throw position.
+pub(super) fn needs_position(message: &str) -> bool {
+    message == "not a function"
+        || message == "not a constructor"
+        || message.ends_with(NOT_ITERABLE_DEFAULT)
+        || message.starts_with("Cannot destructure '")
+}
+
+/// The tail of V8's not-iterable text where it cannot render the expression (the engine
+/// patch `0009-v8-not-iterable` makes it; the head is V8's default call site: `undefined`,
+/// `number 5`, `object`).
+const NOT_ITERABLE_DEFAULT: &str =
+    " is not iterable (cannot read property Symbol(Symbol.iterator))";
+
 /// Translates one runtime error message.
+///
+/// The engine (`vendor/patches`) words its errors as V8 does wherever it knows the facts;
+/// what is left here is what needs the program's source (V8's call-site rendering) and the
+/// few texts no patch changes yet.
 pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'_>>) -> String {
-    if let Some((key, base)) = message
-        .strip_prefix("cannot read property ")
-        .and_then(split_property_of)
-    {
-        return format!("Cannot read properties of {base} (reading {key})");
+    if message.ends_with(NOT_ITERABLE_DEFAULT) {
+        return position
+            .and_then(|p| iterated_at(p.source, p.line, p.column))
+            .map(|site| match site {
+                Site::Expression(text) => format!("{text} is not iterable"),
+                Site::Call(callee) => {
+                    format!("{callee} is not a function or its return value is not iterable")
+                }
+                // V8 names the spread's operand and value when it is undefined or null.
+                Site::SpreadArgument(text) if message.starts_with("undefined ") => {
+                    format!("{text} is not iterable (cannot read property undefined)")
+                }
+                Site::SpreadArgument(text) if message.starts_with("object null ") => {
+                    format!("{text} is not iterable (cannot read property null)")
+                }
+                Site::SpreadArgument(_) => {
+                    "Spread syntax requires ...iterable[Symbol.iterator] to be a function".into()
+                }
+            })
+            .unwrap_or_else(|| message.to_string());
     }
-    if let Some((key, base)) = message
-        .strip_prefix("cannot set property ")
-        .and_then(split_property_of)
-    {
-        return format!("Cannot set properties of {base} (setting {key})");
+    if let Some(rest) = message.strip_prefix("Cannot destructure '") {
+        let nullish = if rest.starts_with("null'") {
+            "null"
+        } else {
+            "undefined"
+        };
+        return position
+            .and_then(|p| destructured_at(p.source, p.line, p.column, nullish))
+            .map(|(property, source)| {
+                format!(
+                    "Cannot destructure property '{property}' of '{source}' as it is {nullish}."
+                )
+            })
+            .unwrap_or_else(|| message.to_string());
     }
     if message == "not a function" || message == "not a constructor" {
         if let Some((callee, constructed)) =
@@ -39,9 +84,6 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
             return format!("{callee} is not {noun}");
         }
         return message.to_string();
-    }
-    if message.starts_with('\'') && message.ends_with("' is read-only") {
-        return "Assignment to constant variable.".into();
     }
     if message == "this is not initialized" {
         return "Must call super constructor in derived class before accessing 'this' or returning from derived constructor".into();
@@ -70,7 +112,6 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         "division by zero" => "Division by zero".into(),
         "stack overflow" => "Maximum call stack size exceeded".into(),
         "toPrimitive" => "Cannot convert object to primitive value".into(),
-        "bigint argument with unary +" => "Cannot convert a BigInt value to a number".into(),
         "BigInt division by zero" => "Division by zero".into(),
         "cannot convert symbol to string" => "Cannot convert a Symbol value to a string".into(),
         "empty array" => "Reduce of empty array with no initial value".into(),
@@ -105,15 +146,6 @@ const QUICKJS_URI_MESSAGES: &[&str] = &[
     "expecting surrogate pair",
 ];
 
-/// `'y' of undefined` -> (`'y'`, `undefined`).
-fn split_property_of(rest: &str) -> Option<(&str, &str)> {
-    let (key, base) = rest.rsplit_once(" of ")?;
-    if !(key.starts_with('\'') && key.ends_with('\'')) {
-        return None;
-    }
-    matches!(base, "undefined" | "null").then_some((key, base))
-}
-
 fn is_identifier(text: &str) -> bool {
     let mut chars = text.chars();
     chars
@@ -122,46 +154,320 @@ fn is_identifier(text: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-/// The callee of the call QuickJS reported at `line`:`column`, when it is a plain member
-/// chain (`a.b`, `a?.b`, `a[k]`): V8 names it in `... is not a function`.
-fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)> {
+/// What V8 names in a not-iterable text: the expression as written, or the callee when the
+/// expression is a call (`m.get is not a function or its return value is not iterable`).
+enum Site {
+    Expression(String),
+    Call(String),
+    /// A spread among a call's arguments (`f(...x)`).
+    SpreadArgument(String),
+}
+
+/// The iterated expression nearest `line`:`column`: a `for (… of EXPR)` head, a spread
+/// `...EXPR`, or the right side of an array pattern `[a, b] = EXPR`.
+fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     let text = source.lines().nth(line.checked_sub(1)?)?;
-    let start = column.checked_sub(1)?.min(text.len());
+    let column = column.saturating_sub(1).min(text.len());
+    // (where the expression starts, its text, whether it is spread among call arguments)
+    let mut candidates: Vec<(usize, &str, bool)> = Vec::new();
+    for (at, _) in text.match_indices(" of ") {
+        let start = at + 4;
+        let end = expression_end(text, start, b')');
+        candidates.push((start, &text[start..end], false));
+    }
+    for (at, _) in text.match_indices("...") {
+        let start = at + 3;
+        let end = expression_end(text, start, 0);
+        candidates.push((
+            start,
+            &text[start..end],
+            spread_in_call(text.as_bytes(), at),
+        ));
+    }
+    for (at, _) in text.match_indices("] =") {
+        if text[at + 3..].starts_with('=') {
+            continue;
+        }
+        let start = at + 3;
+        let end = expression_end(text, start, 0);
+        candidates.push((start, &text[start..end], false));
+    }
+    let (_, expression, in_call) = candidates
+        .into_iter()
+        .filter(|(_, e, _)| !e.trim().is_empty())
+        .min_by_key(|(start, e, _)| {
+            let end = start + e.len();
+            if (*start..=end).contains(&column) {
+                0
+            } else {
+                start.abs_diff(column).min(end.abs_diff(column))
+            }
+        })?;
+    let rendered = call_site::render(expression)?;
+    if in_call {
+        return Some(Site::SpreadArgument(rendered));
+    }
+    if call_site::is_call(expression) {
+        let callee = rendered.strip_suffix("(...)")?;
+        return Some(Site::Call(callee.to_string()));
+    }
+    Some(Site::Expression(rendered))
+}
+
+/// Whether the spread at `at` is among a call's arguments (its innermost open bracket is a
+/// `(` right after a callee) rather than in an array literal.
+fn spread_in_call(bytes: &[u8], at: usize) -> bool {
+    let mut depth = 0usize;
+    for i in (0..at).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            b'(' => {
+                let before = bytes[..i].trim_ascii_end();
+                return before
+                    .last()
+                    .is_some_and(|&b| is_chain_byte(b) || b == b')' || b == b']');
+            }
+            b'[' | b'{' => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The first property of the object pattern nearest `line`:`column` and V8's rendering of
+/// what it destructures (`const { b } = a` -> (`b`, `a`)); a parameter's pattern, which has
+/// no source expression, renders as the value (`undefined`).
+fn destructured_at(
+    source: &str,
+    line: usize,
+    column: usize,
+    nullish: &str,
+) -> Option<(String, String)> {
+    let text = source.lines().nth(line.checked_sub(1)?)?;
+    let column = column.saturating_sub(1).min(text.len());
     let bytes = text.as_bytes();
+    // The pattern's opening brace: the nearest `{` at or before the column that a
+    // declaration, a parameter list or an assignment opens.
+    let mut best: Option<(usize, String, String)> = None;
+    for (open, _) in text.match_indices('{') {
+        let before = text[..open].trim_end();
+        let declares = ["const", "let", "var", "(", ","]
+            .iter()
+            .any(|k| before.ends_with(k));
+        if !declares {
+            continue;
+        }
+        let Some(close) = matching_close(bytes, open) else {
+            continue;
+        };
+        let inner = text[open + 1..close].trim_start();
+        let property: String = inner
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        if property.is_empty() {
+            continue;
+        }
+        let after = text[close + 1..].trim_start();
+        let source = match after
+            .strip_prefix('=')
+            .filter(|a| !a.starts_with(['=', '>']))
+        {
+            Some(rest) => {
+                let start = text.len() - rest.len();
+                let end = expression_end(text, start, 0);
+                call_site::render(&text[start..end])?
+            }
+            // A parameter: no source expression, V8's default rendering of the value.
+            None if nullish == "null" => "object null".to_string(),
+            None => nullish.to_string(),
+        };
+        let distance = open.abs_diff(column);
+        if best.as_ref().is_none_or(|(d, _, _)| distance < *d) {
+            best = Some((distance, property, source));
+        }
+    }
+    best.map(|(_, property, source)| (property, source))
+}
+
+/// Where the expression starting at `start` ends: at a `,`, `;` or closing bracket at
+/// depth 0 (or `close` when given), or the end of the line.
+fn expression_end(text: &str, start: usize, close: u8) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' | b'"' | b'`' => {
+                let quote = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return i,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' | b';' if depth == 0 => return i,
+            b if depth == 0 && close != 0 && b == close => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// The index of the bracket closing the one at `open`.
+fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The callee of the call QuickJS reported at `line`:`column`, as V8's CallPrinter renders
+/// it (`a.b`, `a?.b`, `a[k]`, `f(...).g`, `(intermediate value).map`): V8 names it in
+/// `... is not a function`. The second value says whether the call is a `new`.
+fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)> {
+    let line_start = source
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)?)
+        .map(str::len)
+        .sum::<usize>();
+    let text = source.lines().nth(line - 1)?;
+    let start = line_start + column.checked_sub(1)?.min(text.len());
+    let bytes = source.as_bytes();
+    // A tagged template (`f()\n`tpl``) calls the expression before its backtick.
+    let tagged = bytes[start..]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .filter(|&i| bytes[start + i] == b'`')
+        .map(|i| start + i);
     // Forward to the call's opening parenthesis.
     // QuickJS reports the callee's last name, or, when an argument emitted a position of its
     // own (an arrow), a place inside the arguments: then the call is the innermost open one.
-    let open = open_paren_after(bytes, start).or_else(|| enclosing_call(bytes, start))?;
-    // Backward over the member chain.
-    let mut i = open;
-    let mut depth = 0;
-    while i > 0 {
-        let b = bytes[i - 1];
-        match b {
-            b']' => depth += 1,
-            b'[' if depth > 0 => depth -= 1,
-            _ if depth > 0 => {}
-            _ if is_chain_byte(b) || b == b'?' => {}
-            _ => break,
+    let open = match tagged {
+        Some(backtick) => backtick,
+        None => {
+            let line_bytes = text.as_bytes();
+            let column = start - line_start;
+            line_start
+                + open_paren_after(line_bytes, column)
+                    .or_else(|| enclosing_call(line_bytes, column))?
         }
-        i -= 1;
-    }
-    let callee = text[i..open].trim();
-    // A member of a parenthesized expression (`(await f()).map`): V8 names the object
-    // `(intermediate value)`.
-    if i > 0 && bytes[i - 1] == b')' && callee.starts_with('.') && callee.len() > 1 {
-        return Some((format!("(intermediate value){callee}"), false));
-    }
-    let first = callee.chars().next()?;
-    if callee.is_empty() || first.is_ascii_digit() || first == '.' || depth != 0 {
+    };
+    let begin = chain_start(bytes, open)?;
+    let callee_text = source[begin..open].trim();
+    if callee_text.is_empty() {
         return None;
     }
+    let callee = call_site::render(callee_text)?;
     // `new o.g()`: the keyword right before the callee.
-    let constructed = text[..i]
+    let constructed = source[..begin]
         .trim_end()
         .strip_suffix("new")
         .is_some_and(|before| !before.ends_with(|c: char| is_chain_byte(c as u8) && c.is_ascii()));
-    Some((callee.to_string(), constructed))
+    Some((callee, constructed))
+}
+
+/// Where the member chain ending at `end` begins, walking back over names, dots, `?.`,
+/// brackets and the argument lists of calls; a parenthesized group that is not a call's
+/// arguments is the chain's first part (V8's `(intermediate value)`).
+fn chain_start(bytes: &[u8], end: usize) -> Option<usize> {
+    let mut i = end;
+    // Whitespace between the chain and the call (a tagged template on the next line).
+    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    loop {
+        if i == 0 {
+            return Some(0);
+        }
+        let b = bytes[i - 1];
+        if b == b')' || b == b']' {
+            let open = matching_open(bytes, i - 1)?;
+            let mut before = open;
+            while before > 0 && bytes[before - 1] == b' ' {
+                before -= 1;
+            }
+            let continues = before > 0
+                && (is_chain_byte(bytes[before - 1]) || matches!(bytes[before - 1], b')' | b']'))
+                && !ends_with_keyword(&bytes[..before]);
+            if !continues {
+                // A group, `(await f())` in `(await f()).map`, or an array literal.
+                return Some(open);
+            }
+            i = before;
+        } else if b == b'\'' || b == b'"' {
+            // A string literal opens the chain (`'abc'.foo`).
+            let open = bytes[..i - 1].iter().rposition(|&q| q == b)?;
+            return Some(open);
+        } else if is_chain_byte(b) || b == b'?' {
+            i -= 1;
+        } else {
+            return Some(i);
+        }
+    }
+}
+
+/// Whether `bytes` ends with a keyword after which a parenthesis opens a group, not a call's
+/// arguments (`return (await f()).map`).
+fn ends_with_keyword(bytes: &[u8]) -> bool {
+    let start = bytes
+        .iter()
+        .rposition(|&b| !call_site::is_name_byte(b))
+        .map_or(0, |i| i + 1);
+    let word = &bytes[start..];
+    [
+        "return",
+        "await",
+        "typeof",
+        "case",
+        "in",
+        "of",
+        "yield",
+        "void",
+        "delete",
+        "throw",
+        "else",
+        "do",
+        "new",
+        "instanceof",
+    ]
+    .iter()
+    .any(|k| k.as_bytes() == word)
+}
+
+/// The index of the bracket opening the one that closes at `close`.
+fn matching_open(bytes: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (0..=close).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The call's opening parenthesis when `start` is on its callee's member chain.
@@ -208,6 +514,9 @@ pub(super) fn translate_syntax_error(
     line: usize,
     column: usize,
 ) -> String {
+    if is_v8_syntax_text(message) {
+        return message.to_string();
+    }
     if message == "unexpected end of string" {
         return "Invalid or unexpected token".into();
     }
@@ -250,6 +559,15 @@ pub(super) fn translate_syntax_error(
         .map(|p| p.to_string())
         .unwrap_or_else(|| first.to_string());
     format!("Unexpected token '{punct}'")
+}
+
+/// Whether the engine already worded a syntax error as V8 does (patch `0007-v8-syntax-texts`):
+/// those name the identifier or the statement, which the token at the position would not.
+fn is_v8_syntax_text(message: &str) -> bool {
+    (message.starts_with("Identifier '") && message.ends_with("' has already been declared"))
+        || message.starts_with("Missing initializer in ")
+        || message.starts_with("Illegal ")
+        || message == "Unexpected end of input"
 }
 
 /// Whether `word` is a keyword V8 reports as `Unexpected token '<word>'`.
@@ -307,18 +625,59 @@ mod tests {
     use super::*;
 
     #[test]
-    fn property_reads_and_writes_on_nullish_read_as_v8() {
+    fn not_iterable_names_the_expression_or_the_call() {
+        let at = |source, line, column| {
+            translate_message(
+                "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(at("for (const x of 5) {}", 1, 17), "5 is not iterable");
         assert_eq!(
-            translate_message("cannot read property 'y' of undefined", None),
-            "Cannot read properties of undefined (reading 'y')"
+            at("for (const [k] of m.get('x')) {}", 1, 20),
+            "m.get is not a function or its return value is not iterable"
+        );
+        assert_eq!(at("const a = [...n];", 1, 12), "n is not iterable");
+        assert_eq!(
+            at("return Math.max(...n)", 1, 17),
+            "Spread syntax requires ...iterable[Symbol.iterator] to be a function"
         );
         assert_eq!(
-            translate_message("cannot read property 'x' of null", None),
-            "Cannot read properties of null (reading 'x')"
+            translate_message(
+                "undefined is not iterable (cannot read property Symbol(Symbol.iterator))",
+                None
+            ),
+            "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+    }
+
+    #[test]
+    fn destructuring_nullish_names_the_property_and_the_source() {
+        let at = |source, line, column| {
+            translate_message(
+                "Cannot destructure 'undefined' as it is undefined.",
+                Some(SourcePosition {
+                    source,
+                    line,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            at("const { b } = a;", 1, 7),
+            "Cannot destructure property 'b' of 'a' as it is undefined."
         );
         assert_eq!(
-            translate_message("cannot set property 'x' of undefined", None),
-            "Cannot set properties of undefined (setting 'x')"
+            at("const { b: c, d } = f(1);", 1, 7),
+            "Cannot destructure property 'b' of 'f(...)' as it is undefined."
+        );
+        assert_eq!(
+            at("const g = ({ a }) => a;", 1, 12),
+            "Cannot destructure property 'a' of 'undefined' as it is undefined."
         );
     }
 
@@ -357,6 +716,22 @@ mod tests {
             "items.forEach is not a function"
         );
         assert_eq!(at("(x => x)", 1, 2), "not a function");
+        assert_eq!(
+            at("const arr = [1]; arr.map((x) => x).foo()", 1, 36),
+            "arr.map(...).foo is not a function"
+        );
+        assert_eq!(
+            at("{\n  console.log('x')\n  `then`\n}", 3, 3),
+            "console.log(...) is not a function"
+        );
+        assert_eq!(
+            at("return (await api.get()).map((x) => x)", 1, 26),
+            "(intermediate value).map is not a function"
+        );
+        assert_eq!(
+            at("return 'abc'.foo()", 1, 14),
+            "\"abc\".foo is not a function"
+        );
         assert_eq!(translate_message("not a function", None), "not a function");
     }
 
@@ -375,10 +750,6 @@ mod tests {
     #[test]
     fn other_runtime_messages_read_as_v8() {
         assert_eq!(
-            translate_message("'x' is read-only", None),
-            "Assignment to constant variable."
-        );
-        assert_eq!(
             translate_message("x is not initialized", None),
             "Cannot access 'x' before initialization"
         );
@@ -387,8 +758,8 @@ mod tests {
             "Unexpected token 'x', \"x\" is not valid JSON"
         );
         assert_eq!(
-            translate_rendered("TypeError: cannot read property 'a' of null"),
-            "TypeError: Cannot read properties of null (reading 'a')"
+            translate_rendered("TypeError: toPrimitive"),
+            "TypeError: Cannot convert object to primitive value"
         );
         assert_eq!(translate_rendered("plain: text"), "plain: text");
         assert_eq!(

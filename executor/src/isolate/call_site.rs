@@ -1,0 +1,260 @@
+//! V8's rendering of an expression inside an error message (its `CallPrinter`), computed
+//! from the program's source text: `m.get(...)`, `o.f`, `(intermediate value).map`, `5`.
+//!
+//! V8 prints the expression at the throw position as written, normalized: a call's arguments
+//! become `(...)`, a string key that is a name becomes `.name`, anything it does not print
+//! (a parenthesized expression, an `await`, a function) becomes `(intermediate value)`. The
+//! engine does not keep the source of an expression, so the isolate renders it here from the
+//! source and the position QuickJS reports.
+
+/// V8's rendering of `text`, one expression's source; `None` where the text is not an
+/// expression this renderer knows (the caller keeps the engine's own text then).
+pub(super) fn render(text: &str) -> Option<String> {
+    let mut parser = Parser {
+        bytes: text.trim().as_bytes(),
+        at: 0,
+        last_was_call: false,
+    };
+    let rendered = parser.chain()?;
+    parser.skip_space();
+    (parser.at == parser.bytes.len()).then_some(rendered)
+}
+
+/// Whether `text`, one expression's source, ends in a call (`m.get('x')`).
+pub(super) fn is_call(text: &str) -> bool {
+    let mut parser = Parser {
+        bytes: text.trim().as_bytes(),
+        at: 0,
+        last_was_call: false,
+    };
+    parser.chain().is_some() && parser.last_was_call
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// Whether the chain parsed last ended in a call.
+    last_was_call: bool,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    fn name(&mut self) -> Option<&str> {
+        let start = self.at;
+        while self.peek().is_some_and(is_name_byte) {
+            self.at += 1;
+        }
+        let name = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+        (!name.is_empty() && !name.as_bytes()[0].is_ascii_digit()).then_some(name)
+    }
+
+    /// The text up to the bracket closing the one at `self.at`, skipping strings.
+    fn balanced(&mut self) -> Option<&str> {
+        let open = self.peek()?;
+        let close = match open {
+            b'(' => b')',
+            b'[' => b']',
+            b'{' => b'}',
+            _ => return None,
+        };
+        let start = self.at + 1;
+        let mut depth = 0usize;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\'' | b'"' | b'`' => {
+                    self.string()?;
+                    continue;
+                }
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if b != close {
+                            return None;
+                        }
+                        self.at += 1;
+                        return std::str::from_utf8(&self.bytes[start..self.at - 1]).ok();
+                    }
+                }
+                _ => {}
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// A string literal's contents (no escapes beyond skipping them).
+    fn string(&mut self) -> Option<&str> {
+        let quote = self.peek()?;
+        let start = self.at + 1;
+        self.at += 1;
+        while let Some(b) = self.peek() {
+            self.at += 1;
+            if b == b'\\' {
+                self.at += 1;
+            } else if b == quote {
+                return std::str::from_utf8(&self.bytes[start..self.at - 1]).ok();
+            }
+        }
+        None
+    }
+
+    fn primary(&mut self) -> Option<String> {
+        self.skip_space();
+        let b = self.peek()?;
+        match b {
+            b'(' => {
+                self.balanced()?;
+                Some("(intermediate value)".into())
+            }
+            b'\'' | b'"' => {
+                let text = self.string()?;
+                Some(format!("\"{text}\""))
+            }
+            b'{' => {
+                let body = self.balanced()?;
+                Some(if body.trim().is_empty() {
+                    "{}".into()
+                } else {
+                    "{(intermediate value)}".into()
+                })
+            }
+            b'0'..=b'9' | b'.' => {
+                let start = self.at;
+                while self
+                    .peek()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+                {
+                    self.at += 1;
+                }
+                let literal = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+                let value: f64 = literal.replace('_', "").parse().ok()?;
+                Some(number(value))
+            }
+            _ => {
+                let name = self.name()?.to_string();
+                match name.as_str() {
+                    "await" | "new" | "function" | "class" | "async" | "typeof" | "void"
+                    | "delete" | "yield" => None,
+                    _ => Some(name),
+                }
+            }
+        }
+    }
+
+    /// A member chain: a primary, then `.name`, `?.name`, `[key]` and calls.
+    fn chain(&mut self) -> Option<String> {
+        let mut out = self.primary()?;
+        self.last_was_call = false;
+        loop {
+            self.skip_space();
+            match self.peek() {
+                Some(b'.') => {
+                    self.at += 1;
+                    self.skip_space();
+                    out.push('.');
+                    out.push_str(self.name()?);
+                    self.last_was_call = false;
+                }
+                Some(b'?') if self.bytes.get(self.at + 1) == Some(&b'.') => {
+                    self.at += 2;
+                    self.skip_space();
+                    match self.peek() {
+                        Some(b'(') => {
+                            self.balanced()?;
+                            out.push_str("?.(...)");
+                            self.last_was_call = true;
+                        }
+                        Some(b'[') => {
+                            let key = self.balanced()?.to_string();
+                            out.push_str("?.");
+                            out.push_str(&index(&key)?);
+                            self.last_was_call = false;
+                        }
+                        _ => {
+                            out.push_str("?.");
+                            out.push_str(self.name()?);
+                            self.last_was_call = false;
+                        }
+                    }
+                }
+                Some(b'[') => {
+                    let key = self.balanced()?.to_string();
+                    out.push_str(&index(&key)?);
+                    self.last_was_call = false;
+                }
+                Some(b'(') => {
+                    self.balanced()?;
+                    out.push_str("(...)");
+                    self.last_was_call = true;
+                }
+                _ => return Some(out),
+            }
+        }
+    }
+}
+
+/// A computed key as V8 prints it: `.name` for a string that is a name, `[k]` otherwise.
+fn index(key: &str) -> Option<String> {
+    let key = key.trim();
+    let quoted = key.len() >= 2
+        && (key.starts_with('\'') || key.starts_with('"'))
+        && key.ends_with(&key[..1]);
+    if quoted {
+        let inner = &key[1..key.len() - 1];
+        if !inner.is_empty()
+            && inner.bytes().all(is_name_byte)
+            && !inner.as_bytes()[0].is_ascii_digit()
+        {
+            return Some(format!(".{inner}"));
+        }
+    }
+    Some(format!("[{}]", render(key)?))
+}
+
+pub(super) fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// A number as JavaScript prints it (integral values without a fraction).
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e21 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_expressions_as_v8s_call_printer_does() {
+        assert_eq!(render("m.get('x')").as_deref(), Some("m.get(...)"));
+        assert_eq!(render("o [ 'f' ]").as_deref(), Some("o.f"));
+        assert_eq!(
+            render("t[Symbol.iterator]").as_deref(),
+            Some("t[Symbol.iterator]")
+        );
+        assert_eq!(
+            render("(await x()).items").as_deref(),
+            Some("(intermediate value).items")
+        );
+        assert_eq!(render("5").as_deref(), Some("5"));
+        assert_eq!(render("a?.b").as_deref(), Some("a?.b"));
+        assert_eq!(render("a + b"), None);
+        assert_eq!(render("await f()"), None);
+        assert!(is_call("m.get('x')"));
+        assert!(!is_call("m.get"));
+    }
+}

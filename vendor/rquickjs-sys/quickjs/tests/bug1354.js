@@ -1,0 +1,6 @@
+/*---
+negative:
+  phase: runtime
+  type: SyntaxError
+---*/
+new RegExp("[", "v") // run under ASAN

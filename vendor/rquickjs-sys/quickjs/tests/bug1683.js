@@ -1,0 +1,3 @@
+import { assert } from "./assert.js";
+
+assert("".normalize(), "");

@@ -1,0 +1,2 @@
+const m = await import("./empty.js")
+print(m) // should not throw

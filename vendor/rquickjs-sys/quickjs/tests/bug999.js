@@ -1,0 +1,3 @@
+function* f(r){ return r } // must return r
+[...f({})]
+

@@ -1,0 +1,1 @@
+await = 42 // parsed as classic script

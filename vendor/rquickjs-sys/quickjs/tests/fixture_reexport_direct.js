@@ -1,0 +1,1 @@
+import { doesNotExist } from "./fixture_reexport_source.js"

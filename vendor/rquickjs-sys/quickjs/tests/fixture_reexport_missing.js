@@ -1,0 +1,1 @@
+export { doesNotExist } from "./fixture_reexport_source.js"
