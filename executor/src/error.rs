@@ -74,7 +74,7 @@ impl Error {
     /// peer sent.
     pub fn code(&self) -> Option<&str> {
         Some(match self {
-            Error::StartFailed(_) => codes::START_FAILED,
+            Error::StartFailed(_) | Error::SyntaxError { .. } => codes::START_FAILED,
             Error::Disposed => codes::DISPOSED,
             Error::InvalidRequest(_) => codes::INVALID_REQUEST,
             Error::Internal(_) => codes::INTERNAL,

@@ -399,6 +399,11 @@ pub fn error_to_wire(error: &Error) -> WireValue {
         Error::Coded {
             cause: Some(cause), ..
         } => props.push(("cause".into(), WireValue::string(cause))),
+        // A located syntax error keeps its place, so the dialect can point into its module.
+        Error::SyntaxError { line, column, .. } => {
+            props.push(("line".into(), WireValue::Number(*line as f64)));
+            props.push(("column".into(), WireValue::Number(*column as f64)));
+        }
         _ => {}
     }
     WireValue::Error {
@@ -426,7 +431,20 @@ pub fn error_from_wire(value: &WireValue) -> Error {
     };
     let detail = text("detail").unwrap_or_else(|| message.clone());
     match text("code").as_deref() {
-        Some(codes::START_FAILED) => Error::StartFailed(message.clone()),
+        Some(codes::START_FAILED) => {
+            let number = |key: &str| match value.get(key) {
+                Some(WireValue::Number(n)) if *n >= 1.0 && n.fract() == 0.0 => Some(*n as usize),
+                _ => None,
+            };
+            match (number("line"), number("column")) {
+                (Some(line), Some(column)) => Error::SyntaxError {
+                    text: message.clone(),
+                    line,
+                    column,
+                },
+                _ => Error::StartFailed(message.clone()),
+            }
+        }
         Some(codes::DISPOSED) => Error::Disposed,
         Some(codes::INVALID_REQUEST) => Error::InvalidRequest(detail),
         Some(codes::INTERNAL) => Error::Internal(detail),
