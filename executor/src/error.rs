@@ -22,6 +22,10 @@ pub enum Error {
     /// The dialect's own `execute()` rejected (for example a thrown `null`, whose `message`
     /// the dialect cannot read). The text is the rejection's message.
     Rejected(String),
+    /// A value could not be converted between a [`JsValue`](crate::protocol::JsValue) and a
+    /// Rust type (see [`protocol::from_js_value`](crate::protocol::from_js_value)). The text is
+    /// a whole sentence naming where in the value and what was wrong.
+    Conversion(String),
 }
 
 impl fmt::Display for Error {
@@ -35,6 +39,7 @@ impl fmt::Display for Error {
             Error::InvalidRequest(text) => write!(f, "The request is invalid: {text}"),
             Error::Internal(text) => write!(f, "The executor failed internally: {text}"),
             Error::Rejected(text) => write!(f, "{text}"),
+            Error::Conversion(text) => write!(f, "{text}"),
         }
     }
 }

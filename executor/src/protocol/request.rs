@@ -52,8 +52,16 @@ pub enum Timeout {
     Maximum,
 }
 
+impl From<std::time::Duration> for Timeout {
+    /// Whole milliseconds (a fraction is dropped; a bound beyond `u64::MAX` ms saturates).
+    fn from(duration: std::time::Duration) -> Self {
+        Timeout::Millis(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+    }
+}
+
 /// What the sandbox's `fetch` may reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Outbound {
     /// Every outbound request fails, with the reference's text.
     #[default]
