@@ -91,10 +91,7 @@ fn main() {
             Duration::from_millis(1),
         )
         .await;
-        let one_each = IsolateExecutor::new(IsolateOptions {
-            prepared_sandboxes: 1,
-            ..IsolateOptions::default()
-        });
+        let one_each = IsolateExecutor::new(IsolateOptions::default().prepared_sandboxes(1));
         time_runs(&one_each, "trivial program, stock of one", "async () => 1 + 1", 1000).await;
         time_runs_apart(
             &one_each,
@@ -104,10 +101,7 @@ fn main() {
             Duration::from_millis(1),
         )
         .await;
-        let single = IsolateExecutor::new(IsolateOptions {
-            workers: 1,
-            ..IsolateOptions::default()
-        });
+        let single = IsolateExecutor::new(IsolateOptions::default().workers(1));
         time_runs(&single, "trivial program, one worker", "async () => 1 + 1", 1000).await;
         time_runs(&executor, "one tool call", "async () => await codemode.echo(1)", 1000).await;
         time_runs(

@@ -54,10 +54,7 @@ fn main() {
     );
     println!("{:<40} median {dropped:>10.1?}", "dropping a sandbox");
     runtime.block_on(async {
-        let executor = IsolateExecutor::new(IsolateOptions {
-            workers: 1,
-            ..IsolateOptions::default()
-        });
+        let executor = IsolateExecutor::new(IsolateOptions::default().workers(1));
         time_runs(&executor, "warm-up", "async () => 1", 100).await;
         time_runs(&executor, "trivial program", "async () => 1", 2000).await;
         time_runs(&executor, "every Web global touched", TOUCH_ALL, 500).await;

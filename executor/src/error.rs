@@ -18,8 +18,11 @@ pub enum Error {
     /// `code`, so that a dialect can point into the module it stands for (the reference's
     /// `at executor.js:57`). Executors that cannot locate an error report `StartFailed`.
     SyntaxError {
+        /// What the runtime reported, as [`Error::StartFailed`] carries it.
         text: String,
+        /// The 1-based line of the error in the request's `code`.
         line: usize,
+        /// The 1-based column of the error on that line.
         column: usize,
     },
     /// The executor was disposed; it accepts no more work.
@@ -31,14 +34,22 @@ pub enum Error {
     /// The dialect's own `execute()` rejected (for example a thrown `null`, whose `message`
     /// the dialect cannot read). The text is the rejection's message.
     Rejected(String),
+    /// A value could not be converted between a [`JsValue`](crate::protocol::JsValue) and a
+    /// Rust type (see [`protocol::from_js_value`](crate::protocol::from_js_value)). The text is
+    /// a whole sentence naming where in the value and what was wrong.
+    Conversion(String),
     /// A failure that carries a code of its own: the remote executor's connection failures
     /// (see [`codes`]), and any code a remote peer sent that this crate does not know, passed
     /// through as it came. `text` is the whole message; `cause`, when there is one, says what
     /// lay underneath (a refused connection, an HTTP status, the peer's abort reason).
     Coded {
+        /// The code ([`codes`], or a peer's own).
         code: String,
+        /// The whole message, as [`Display`](std::fmt::Display) prints it.
         text: String,
+        /// Whether the same request may succeed if sent again.
         retryable: bool,
+        /// What lay underneath, when something did.
         cause: Option<String>,
     },
 }
@@ -56,6 +67,8 @@ pub mod codes {
     pub const INTERNAL: &str = "INTERNAL";
     /// [`Error::Rejected`](super::Error::Rejected).
     pub const REJECTED: &str = "REJECTED";
+    /// [`Error::Conversion`](super::Error::Conversion).
+    pub const CONVERSION: &str = "CONVERSION";
     /// The WebSocket could not be opened: a bad URL, a refused connection, an HTTP refusal
     /// (401 for a wrong token), or a handshake that failed otherwise.
     pub const CONNECTION_REJECTED: &str = "CONNECTION_REJECTED";
@@ -79,6 +92,7 @@ impl Error {
             Error::InvalidRequest(_) => codes::INVALID_REQUEST,
             Error::Internal(_) => codes::INTERNAL,
             Error::Rejected(_) => codes::REJECTED,
+            Error::Conversion(_) => codes::CONVERSION,
             Error::Coded { code, .. } => code,
         })
     }
@@ -160,6 +174,7 @@ impl fmt::Display for Error {
             Error::Internal(text) => write!(f, "The executor failed internally: {text}"),
             Error::Rejected(text) => write!(f, "{text}"),
             Error::Coded { text, .. } => write!(f, "{text}"),
+            Error::Conversion(text) => write!(f, "{text}"),
         }
     }
 }

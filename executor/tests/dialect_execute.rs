@@ -88,13 +88,8 @@ fn echo() -> ToolFn {
 }
 
 fn provider(name: &str, fns: Vec<(&str, ToolFn)>) -> Provider {
-    Provider {
-        name: name.into(),
-        fns: fns.into_iter().map(|(n, f)| (n.to_string(), f)).collect(),
-        prelude: None,
-        positional_args: None,
-        proxy_source: None,
-    }
+    fns.into_iter()
+        .fold(Provider::new(name), |provider, (n, f)| provider.tool(n, f))
 }
 
 fn call(provider: &str, tool: &str, args_json: &str) -> ToolCall {
@@ -200,27 +195,18 @@ async fn a_refused_request_never_reaches_the_native_executor() {
     ];
     for (providers, connectors, text) in cases {
         let executor = CodemodeExecutor::new(Fake::returning(num(1.0)));
-        let options = ExecuteOptions {
-            connectors: connectors
-                .iter()
-                .map(|name| Connector {
-                    name: name.to_string(),
-                    binding: Arc::new(Binding::default()),
-                })
-                .collect(),
-            ..ExecuteOptions::default()
-        };
+        let options = connectors
+            .iter()
+            .fold(ExecuteOptions::new(), |options, name| {
+                options.connector(Connector::new(*name, Binding::default()))
+            });
         let result = executor
             .execute("1", Tools::Providers(providers), options)
             .await
             .unwrap();
         assert_eq!(
             result,
-            ExecuteResult {
-                result: JsValue::Undefined,
-                error: Some(text.into()),
-                logs: vec![]
-            }
+            ExecuteResult::new(JsValue::Undefined, Some(text.into()), vec![])
         );
         assert!(executor.native().requests().is_empty(), "{text}");
     }
@@ -237,15 +223,11 @@ async fn the_request_carries_the_plan_and_the_options() {
     gh.positional_args = Some(false);
     gh.proxy_source = Some("({})".into());
     let modules = BTreeMap::from([("lib.js".to_string(), "export const a = 1".to_string())]);
-    let options = ExecuteOptions {
-        connectors: vec![Connector {
-            name: "conn".into(),
-            binding: Arc::new(Binding::default()),
-        }],
-        modules: Some(modules.clone()),
-        timeout: Some(Timeout::Millis(300)),
-        outbound: Some(Outbound::Blocked),
-    };
+    let mut options = ExecuteOptions::new()
+        .connector(Connector::new("conn", Binding::default()))
+        .timeout(Timeout::Millis(300))
+        .outbound(Outbound::Blocked);
+    options.modules = Some(modules.clone());
     executor
         .execute(
             "1 + 2",
@@ -395,13 +377,10 @@ async fn connectors_take_the_first_argument_and_turn_markers_into_errors() {
         call("conn", "deny", "[]"),
         call("conn", "fail", "[]"),
     ]));
-    let options = ExecuteOptions {
-        connectors: vec![Connector {
-            name: "conn".into(),
-            binding: binding.clone(),
-        }],
-        ..ExecuteOptions::default()
-    };
+    let mut options = ExecuteOptions::new();
+    options
+        .connectors
+        .push(Connector::shared("conn", binding.clone()));
     let result = executor
         .execute("async () => 1", Tools::Providers(vec![]), options)
         .await
@@ -523,15 +502,15 @@ async fn outcomes_render_as_the_dialect_reports_them() {
         .unwrap();
     assert_eq!(
         result,
-        ExecuteResult {
-            result: JsValue::Undefined,
-            error: Some("Execution timed out".into()),
-            logs: vec![
+        ExecuteResult::new(
+            JsValue::Undefined,
+            Some("Execution timed out".into()),
+            vec![
                 "hello 1 [object Object]".into(),
                 "[warn] careful 42".into(),
                 "[error] bad".into()
             ]
-        }
+        )
     );
     let own = "Execution timed out waiting for the vendor API";
     let result = run(failing(
@@ -556,14 +535,7 @@ async fn outcomes_render_as_the_dialect_reports_them() {
     ))
     .await
     .unwrap();
-    assert_eq!(
-        result,
-        ExecuteResult {
-            result: JsValue::Undefined,
-            error: None,
-            logs: vec![]
-        }
-    );
+    assert_eq!(result, ExecuteResult::new(JsValue::Undefined, None, vec![]));
     assert_eq!(
         run(failing(
             RunError::Threw {

@@ -10,10 +10,7 @@ use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{JsValue, Timeout};
 
 fn executor() -> CodemodeExecutor<IsolateExecutor> {
-    CodemodeExecutor::new(IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    }))
+    CodemodeExecutor::new(IsolateExecutor::new(IsolateOptions::default().workers(1)))
 }
 
 async fn run(executor: &CodemodeExecutor<IsolateExecutor>, code: &str) -> ExecuteResult {
@@ -24,11 +21,11 @@ async fn run(executor: &CodemodeExecutor<IsolateExecutor>, code: &str) -> Execut
 }
 
 fn result(value: JsValue, error: Option<&str>, logs: &[&str]) -> ExecuteResult {
-    ExecuteResult {
-        result: value,
-        error: error.map(str::to_string),
-        logs: logs.iter().map(|s| s.to_string()).collect(),
-    }
+    ExecuteResult::new(
+        value,
+        error.map(str::to_string),
+        logs.iter().map(|s| s.to_string()).collect(),
+    )
 }
 
 /// The three examples closing the design's "Output normalization" section.
@@ -61,13 +58,7 @@ fn tool(f: impl Fn(Vec<JsValue>) -> Result<JsValue, Thrown> + Send + Sync + 'sta
 #[tokio::test]
 async fn tools_are_called_by_their_sanitized_name_and_raw_names_are_refused() {
     let executor = executor();
-    let gh = Provider {
-        name: "gh".into(),
-        fns: vec![("list-issues".into(), tool(|args| Ok(JsValue::Array(args))))],
-        prelude: None,
-        positional_args: None,
-        proxy_source: None,
-    };
+    let gh = Provider::new("gh").tool("list-issues", tool(|args| Ok(JsValue::Array(args))));
     let answer = executor
         .execute(
             "async () => gh.list_issues({ repo: 'x' }, 2)",
@@ -129,10 +120,7 @@ async fn errors_render_as_the_dialect_reports_them() {
         .execute(
             "await new Promise(() => {})",
             Tools::Providers(vec![]),
-            ExecuteOptions {
-                timeout: Some(Timeout::Millis(100)),
-                ..ExecuteOptions::default()
-            },
+            ExecuteOptions::new().timeout(Timeout::Millis(100)),
         )
         .await
         .unwrap();

@@ -11,10 +11,7 @@ use codemode_executor::protocol::{
 };
 
 fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 2,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(2))
 }
 
 /// Echoes the decoded arguments back; records every call.
@@ -362,10 +359,7 @@ async fn disposed_executors_refuse_work() {
 
 #[tokio::test]
 async fn nothing_leaks_between_runs() {
-    let executor = IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    });
+    let executor = IsolateExecutor::new(IsolateOptions::default().workers(1));
     let request = |code: &str| ExecuteRequest {
         code: code.into(),
         ..ExecuteRequest::default()
@@ -419,10 +413,7 @@ async fn a_finished_run_releases_its_sandbox() {
     // The request's dispatch lives in the run's sandbox (with a pending timer and a promise
     // that never settles holding on to it); once the worker frees the sandbox, only this
     // test's handle remains.
-    let executor = IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    });
+    let executor = IsolateExecutor::new(IsolateOptions::default().workers(1));
     let dispatch = Arc::new(Echo::default());
     let outcome = executor
         .execute(ExecuteRequest {
@@ -449,11 +440,11 @@ async fn every_run_gets_a_sandbox_of_its_own_whatever_the_stock() {
     // With sandboxes prepared ahead (none asked for means one), a run never sees what an
     // earlier run set, nor a prototype it patched, nor a sandbox another run used.
     for prepared_sandboxes in [0, 1, 3] {
-        let executor = IsolateExecutor::new(IsolateOptions {
-            workers: 2,
-            prepared_sandboxes,
-            ..IsolateOptions::default()
-        });
+        let executor = IsolateExecutor::new(
+            IsolateOptions::default()
+                .workers(2)
+                .prepared_sandboxes(prepared_sandboxes),
+        );
         for round in 0..12 {
             let code = format!(
                 "async () => {{ const seen = [typeof leak, typeof Array.prototype.leak]; \

@@ -12,10 +12,7 @@ use codemode_executor::protocol::{
 };
 
 fn executor(workers: usize) -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(workers))
 }
 
 fn request(code: &str, timeout_ms: u64) -> ExecuteRequest {
@@ -130,11 +127,11 @@ async fn host_waits_count_when_asked() {
 
 /// A one-worker executor with a 16 MiB limit, and what `code` ended with on it.
 async fn under_sixteen_mib(code: &str) -> (IsolateExecutor, Option<RunError>) {
-    let executor = IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        memory_limit_bytes: 16 << 20,
-        ..IsolateOptions::default()
-    });
+    let executor = IsolateExecutor::new(
+        IsolateOptions::default()
+            .workers(1)
+            .memory_limit_bytes(16 << 20),
+    );
     let outcome = executor.execute(request(code, 10_000)).await.unwrap();
     (executor, outcome.error)
 }

@@ -15,10 +15,7 @@ use codemode_executor::protocol::{
 };
 
 fn one_worker() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(1))
 }
 
 /// Echoes the decoded arguments; records every call it receives.

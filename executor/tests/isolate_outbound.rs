@@ -14,10 +14,7 @@ use codemode_executor::protocol::{
 };
 
 fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(1))
 }
 
 /// Records every request; answers after `delay` (never, with `None`), or fails on `/fail`.

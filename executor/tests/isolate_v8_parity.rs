@@ -10,10 +10,7 @@ use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome, Timeout};
 
 fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(1))
 }
 
 fn request(code: &str) -> ExecuteRequest {

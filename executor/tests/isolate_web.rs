@@ -5,10 +5,7 @@ use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome};
 
 fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 1,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(1))
 }
 
 async fn run(code: &str) -> Outcome {

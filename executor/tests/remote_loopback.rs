@@ -22,10 +22,7 @@ use codemode_executor::remote::wire::{Session, SessionOptions, Target, WireValue
 use codemode_executor::remote::{ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions};
 
 fn isolate() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions {
-        workers: 2,
-        ..IsolateOptions::default()
-    })
+    IsolateExecutor::new(IsolateOptions::default().workers(2))
 }
 
 /// A daemon on a free loopback port; dropping `stop` (or sending on it) shuts it down.
@@ -96,9 +93,9 @@ fn providers() -> Tools {
         JsValue::Number(n) => *n,
         _ => f64::NAN,
     };
-    Tools::Providers(vec![Provider {
-        name: "codemode".into(),
-        fns: vec![
+    Tools::Providers(vec![{
+        let mut provider = Provider::new("codemode");
+        provider.fns = vec![
             (
                 "add".into(),
                 tool(move |args| Ok(JsValue::Number(number(&args[0]) + number(&args[1])))),
@@ -114,26 +111,19 @@ fn providers() -> Tools {
                 }),
             ),
             ("echo".into(), tool(|args| Ok(JsValue::Array(args)))),
-        ],
-        prelude: None,
-        positional_args: None,
-        proxy_source: None,
+        ];
+        provider
     }])
 }
 
 /// Programs whose answers must not depend on where the isolate runs.
 fn programs() -> Vec<(&'static str, ExecuteOptions)> {
-    let timeout = ExecuteOptions {
-        timeout: Some(Timeout::Millis(100)),
-        ..ExecuteOptions::default()
-    };
-    let modules = ExecuteOptions {
-        modules: Some(BTreeMap::from([(
-            "helper".to_string(),
-            "export const triple = (x) => x * 3;".to_string(),
-        )])),
-        ..ExecuteOptions::default()
-    };
+    let timeout = ExecuteOptions::new().timeout(Timeout::Millis(100));
+    let mut modules = ExecuteOptions::new();
+    modules.modules = Some(BTreeMap::from([(
+        "helper".to_string(),
+        "export const triple = (x) => x * 3;".to_string(),
+    )]));
     vec![
         ("async () => 1 + 1", ExecuteOptions::default()),
         (
@@ -370,12 +360,10 @@ fn gated_tools(gate: Arc<Notify>, calls: Arc<AtomicUsize>) -> Tools {
             Ok(JsValue::String("released".into()))
         }) as BoxFuture<'static, Result<JsValue, Thrown>>
     });
-    Tools::Providers(vec![Provider {
-        name: "codemode".into(),
-        fns: vec![("wait".into(), wait)],
-        prelude: None,
-        positional_args: None,
-        proxy_source: None,
+    Tools::Providers(vec![{
+        let mut provider = Provider::new("codemode");
+        provider.fns = vec![("wait".into(), wait)];
+        provider
     }])
 }
 

@@ -67,13 +67,7 @@ fn native_request(code: &str) -> ExecuteRequest {
 fn dialect_tools() -> Tools {
     let echo: codemode_executor::dialect::ToolFn =
         Arc::new(|_args| Box::pin(async { Ok(JsValue::Number(1.0)) }));
-    Tools::Providers(vec![Provider {
-        name: "codemode".into(),
-        fns: vec![("echo".into(), echo)],
-        prelude: None,
-        positional_args: None,
-        proxy_source: None,
-    }])
+    Tools::Providers(vec![Provider::new("codemode").tool("echo", echo)])
 }
 
 fn main() {

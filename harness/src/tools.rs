@@ -47,12 +47,13 @@ pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
         CaseTools::Providers(providers) => Tools::Providers(
             providers
                 .iter()
-                .map(|p| Provider {
-                    name: p.name.clone(),
-                    fns: tool_fns(&p.name, &p.tools, log),
-                    prelude: p.prelude.clone(),
-                    positional_args: p.positional_args,
-                    proxy_source: p.proxy_source.clone(),
+                .map(|p| {
+                    let mut provider = Provider::new(p.name.clone());
+                    provider.fns = tool_fns(&p.name, &p.tools, log);
+                    provider.prelude = p.prelude.clone();
+                    provider.positional_args = p.positional_args;
+                    provider.proxy_source = p.proxy_source.clone();
+                    provider
                 })
                 .collect(),
         ),
@@ -60,17 +61,19 @@ pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
     let connectors = case
         .connectors
         .iter()
-        .map(|c| Connector {
-            name: c.name.clone(),
-            binding: Arc::new(ConnectorTools {
-                prefix: c.name.clone(),
-                tools: c
-                    .tools
-                    .iter()
-                    .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b))))
-                    .collect(),
-                log: log.clone(),
-            }),
+        .map(|c| {
+            Connector::new(
+                c.name.clone(),
+                ConnectorTools {
+                    prefix: c.name.clone(),
+                    tools: c
+                        .tools
+                        .iter()
+                        .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b))))
+                        .collect(),
+                    log: log.clone(),
+                },
+            )
         })
         .collect();
     (tools, connectors)

@@ -44,6 +44,7 @@ impl CompletionGuard {
     }
 
     /// `true` once [`close`](CompletionGuard::close) has run.
+    #[cfg(test)]
     pub fn is_closed(&self) -> bool {
         *self.closed.borrow()
     }

@@ -7,24 +7,33 @@
 //! - [`tool_name`]: the identifier a tool is exposed under, and the collision text;
 //! - [`validation`]: the provider and connector name rules and their texts;
 //! - [`normalize`]: the shapes of raw model output that become a runnable arrow;
-//! - [`plan`]: the descriptors that cross and the handlers that stay, connector markers;
-//! - [`envelope`]: the dispatch answering each call, under the completion guard;
+//! - `plan` (internal): the descriptors that cross and the handlers that stay, connector
+//!   markers ([`CONNECTOR_CONTROL_KEY`], [`PAUSE_SENTINEL`]);
+//! - `envelope` (internal): the dispatch answering each call, under the completion guard
+//!   (a panicking tool answers [`PANIC_MESSAGE`]);
 //! - [`render`]: log prefixes and the rendering of errors;
 //! - [`module_layout`]: where the program sits in the reference's generated module, for the
-//!   location a syntax error reports.
+//!   location a syntax error reports;
+//! - typed tools ([`tool()`], [`tool_positional`], [`ToolError`]) and the builders
+//!   ([`Provider::new`], [`ExecuteOptions::new`], [`Connector::new`]).
 
 mod api;
-pub mod envelope;
+mod builders;
+pub(crate) mod envelope;
 pub mod module_layout;
 pub mod normalize;
-pub mod plan;
+pub(crate) mod plan;
 pub mod render;
 pub mod tool_name;
+mod typed;
 pub mod validation;
 
 pub use api::{
     CodemodeExecutor, Connector, ConnectorBinding, DEFAULT_TIMEOUT_MS, DEPRECATION_WARNING,
     ExecuteOptions, ExecuteResult, Provider, Thrown, ToolFn, Tools, WarningSink,
 };
+pub use envelope::PANIC_MESSAGE;
 pub use normalize::{normalize_code, normalize_code_upstream};
+pub use plan::{CONNECTOR_CONTROL_KEY, PAUSE_SENTINEL};
 pub use tool_name::sanitize_tool_name;
+pub use typed::{Tool, ToolError, tool, tool_positional};

@@ -98,7 +98,9 @@ pub fn is_javascript_reserved_word(name: &str) -> bool {
 
 /// A provider, as validation sees it: its name and its raw tool names in declaration order.
 pub struct ProviderNames<'a> {
+    /// The provider's name.
     pub name: &'a str,
+    /// Its raw tool names, in declaration order.
     pub tools: Vec<&'a str>,
 }
 

@@ -1,26 +1,26 @@
 //! The QuickJS native executor.
 //!
-//! [`IsolateExecutor`] runs each [`ExecuteRequest`](crate::protocol::ExecuteRequest) in a
+//! [`IsolateExecutor`] runs each [`ExecuteRequest`] in a
 //! fresh QuickJS runtime on one of a fixed set of worker threads. Each run gets its own
 //! memory limit, a CPU deadline enforced by QuickJS's interrupt handler, and a wall-clock
-//! bound on idle waits; see [`bounds`] for how the run clock counts.
+//! bound on idle waits; see `bounds` for how the run clock counts.
 //!
-//! Modules, each named after a concept:
-//! - [`pool`]: the worker threads and their queue;
-//! - [`sandbox`]: a fresh runtime and context with the scope installed, prepared ahead;
-//! - [`run`]: one run's lifecycle and event loop;
-//! - [`bounds`]: the run clock and the interrupt;
-//! - [`memory`]: the run's memory budget, which knows when it was exhausted;
-//! - [`host`] and `bootstrap.js`: the sandbox scope (console, timers, dispatch, codec);
-//! - [`proxies`]: the provider objects;
-//! - [`modules`]: the request's module map;
-//! - [`timers`]: the host-side timer queue;
-//! - [`compiled`]: the sandbox's own JavaScript, compiled to bytecode once per process;
-//! - [`clone`]: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
-//! - [`v8_messages`]: the error texts the patched engine (`vendor/patches`) cannot word
+//! Its modules (internal), each named after a concept:
+//! - `pool`: the worker threads and their queue;
+//! - `sandbox`: a fresh runtime and context with the scope installed, prepared ahead;
+//! - `run`: one run's lifecycle and event loop;
+//! - `bounds`: the run clock and the interrupt;
+//! - `memory`: the run's memory budget, which knows when it was exhausted;
+//! - `host` and `bootstrap.js`: the sandbox scope (console, timers, dispatch, codec);
+//! - `proxies`: the provider objects;
+//! - `modules`: the request's module map;
+//! - `timers`: the host-side timer queue;
+//! - `compiled`: the sandbox's own JavaScript, compiled to bytecode once per process;
+//! - `clone`: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
+//! - `v8_messages`: the error texts the patched engine (`vendor/patches`) cannot word
 //!   alone, finished as V8 words them;
-//! - [`call_site`]: V8's rendering of an expression in a message, from the program's source;
-//! - [`web`]: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
+//! - `call_site`: V8's rendering of an expression in a message, from the program's source;
+//! - `web`: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
 
 mod bounds;
 mod call_site;
@@ -46,7 +46,9 @@ use run::RunLimits;
 
 /// Prepares and drops `count` sandboxes as a worker does (a fresh runtime and context with
 /// the scope and every Web global installed), returning how long each preparation and each
-/// drop took. For the benchmarks; not part of the stable API.
+/// drop took. For the benchmarks only (feature `bench-internals`); not part of the stable
+/// API.
+#[cfg(feature = "bench-internals")]
 #[doc(hidden)]
 pub fn time_sandboxes(count: usize) -> Result<Vec<(Duration, Duration)>, Error> {
     let mut timings = Vec::with_capacity(count);
@@ -62,7 +64,19 @@ pub fn time_sandboxes(count: usize) -> Result<Vec<(Duration, Duration)>, Error> 
 }
 
 /// How an [`IsolateExecutor`] is sized and bounded.
+///
+/// Built from [`IsolateOptions::default`] with its setters, each named after the field it
+/// sets:
+///
+/// ```
+/// use codemode_executor::isolate::IsolateOptions;
+///
+/// let options = IsolateOptions::default().workers(2).memory_limit_bytes(32 << 20);
+/// assert_eq!(options.workers, 2);
+/// assert_eq!(options.default_timeout_ms, 60_000);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IsolateOptions {
     /// Worker threads; each runs one execution at a time. Default: the available
     /// parallelism.
@@ -80,6 +94,45 @@ pub struct IsolateOptions {
     /// burst of runs starts without waiting for preparation. Each costs a few hundred KiB.
     /// Default: 4.
     pub prepared_sandboxes: usize,
+}
+
+impl IsolateOptions {
+    /// Sets [`workers`](IsolateOptions::workers) (at least one is started).
+    pub fn workers(mut self, workers: usize) -> Self {
+        self.workers = workers;
+        self
+    }
+
+    /// Sets [`memory_limit_bytes`](IsolateOptions::memory_limit_bytes).
+    pub fn memory_limit_bytes(mut self, bytes: usize) -> Self {
+        self.memory_limit_bytes = bytes;
+        self
+    }
+
+    /// Sets [`default_timeout_ms`](IsolateOptions::default_timeout_ms).
+    pub fn default_timeout_ms(mut self, ms: u64) -> Self {
+        self.default_timeout_ms = ms;
+        self
+    }
+
+    /// Sets [`max_timeout_ms`](IsolateOptions::max_timeout_ms).
+    pub fn max_timeout_ms(mut self, ms: u64) -> Self {
+        self.max_timeout_ms = ms;
+        self
+    }
+
+    /// Sets [`max_stack_bytes`](IsolateOptions::max_stack_bytes).
+    pub fn max_stack_bytes(mut self, bytes: usize) -> Self {
+        self.max_stack_bytes = bytes;
+        self
+    }
+
+    /// Sets [`prepared_sandboxes`](IsolateOptions::prepared_sandboxes) (at least one is
+    /// kept).
+    pub fn prepared_sandboxes(mut self, count: usize) -> Self {
+        self.prepared_sandboxes = count;
+        self
+    }
 }
 
 impl Default for IsolateOptions {

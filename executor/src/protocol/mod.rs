@@ -6,6 +6,7 @@
 //! failed, and log lines that keep their level.
 
 mod codec;
+pub mod convert;
 mod dispatch;
 mod imports;
 mod outbound;
@@ -15,6 +16,7 @@ pub mod texts;
 mod value;
 
 pub use codec::{CodecError, decode_codec_json, encode_codec_json};
+pub use convert::{from_js_value, to_js_value};
 pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
 pub use imports::separate_imports;
 pub use outbound::{

@@ -60,6 +60,7 @@ use super::BoxFuture;
 /// # });
 /// ```
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum Outbound {
     /// Every outbound request fails, with the reference's text (`This worker is not
     /// permitted to access the internet via global functions like fetch(). …`).

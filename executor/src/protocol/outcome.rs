@@ -16,18 +16,27 @@ pub struct Outcome {
 
 /// Why a run failed.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum RunError {
     /// The program threw (or its promise rejected). `message` is what reading `.message` off
     /// the thrown value gave; `None` where the thrown value was `null` or `undefined`, whose
     /// `message` cannot be read. `thrown` is the thrown value itself, as far as it clones.
     Threw {
+        /// What reading `.message` off the thrown value gave.
         message: Option<JsValue>,
+        /// The thrown value.
         thrown: JsValue,
     },
     /// The run exceeded its time bound.
-    TimedOut { bound_ms: u64 },
+    TimedOut {
+        /// The bound, in milliseconds.
+        bound_ms: u64,
+    },
     /// The run exhausted its memory limit.
-    OutOfMemory { limit_bytes: usize },
+    OutOfMemory {
+        /// The limit, in bytes.
+        limit_bytes: usize,
+    },
 }
 
 impl RunError {
@@ -53,6 +62,7 @@ impl RunError {
 /// One console line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogLine {
+    /// Which console method wrote it.
     pub level: LogLevel,
     /// The arguments rendered and joined with single spaces, without any prefix.
     pub text: String,
@@ -61,7 +71,10 @@ pub struct LogLine {
 /// A console line's level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LogLevel {
+    /// `console.log`, `console.info`, `console.debug`.
     Log,
+    /// `console.warn`.
     Warn,
+    /// `console.error`.
     Error,
 }

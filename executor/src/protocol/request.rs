@@ -52,6 +52,13 @@ pub enum Timeout {
     Maximum,
 }
 
+impl From<std::time::Duration> for Timeout {
+    /// Whole milliseconds (a fraction is dropped; a bound beyond `u64::MAX` ms saturates).
+    fn from(duration: std::time::Duration) -> Self {
+        Timeout::Millis(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+    }
+}
+
 /// One namespace inside the sandbox: a global object whose properties are async functions
 /// that call the host.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -8,29 +8,43 @@ use serde_json::{Map, Number, Value};
 /// as such.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsValue {
+    /// `undefined`.
     Undefined,
+    /// `null`.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// A number (`NaN`, the infinities and `-0` included).
     Number(f64),
     /// A BigInt, by its decimal digits (with a leading `-` when negative).
     BigInt(String),
+    /// A string.
     String(String),
     /// An array; holes read as [`JsValue::Undefined`].
     Array(Vec<JsValue>),
     /// A plain object (or a class instance, reduced to its own enumerable string keys), in
     /// property order.
     Object(Vec<(String, JsValue)>),
+    /// A `Map`, by its entries in insertion order.
     Map(Vec<(JsValue, JsValue)>),
+    /// A `Set`, by its values in insertion order.
     Set(Vec<JsValue>),
     /// A `Date`, by its time value in milliseconds (`NaN` for an invalid date).
     Date(f64),
+    /// An `ArrayBuffer`, a `DataView` or a typed array.
     Binary(Binary),
+    /// A `RegExp`.
     RegExp {
+        /// Its `source`.
         source: String,
+        /// Its `flags`.
         flags: String,
     },
+    /// An error object (`Error` or a subclass).
     Error {
+        /// Its `name` (`TypeError`).
         name: String,
+        /// Its `message`.
         message: String,
     },
     /// A function, where the runtime passes functions by reference (a stub). It projects as
@@ -41,6 +55,7 @@ pub enum JsValue {
 /// Binary data: an `ArrayBuffer`, a `DataView` or a typed array, by its viewed bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binary {
+    /// Which binary type it is.
     pub kind: BinaryKind,
     /// The bytes the value views, in the platform's (little-endian) order.
     pub bytes: Vec<u8>,
@@ -49,19 +64,33 @@ pub struct Binary {
 /// Which binary type a [`Binary`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryKind {
+    /// `ArrayBuffer`.
     ArrayBuffer,
+    /// `DataView`.
     DataView,
+    /// `Int8Array`.
     Int8Array,
+    /// `Uint8Array`.
     Uint8Array,
+    /// `Uint8ClampedArray`.
     Uint8ClampedArray,
+    /// `Int16Array`.
     Int16Array,
+    /// `Uint16Array`.
     Uint16Array,
+    /// `Int32Array`.
     Int32Array,
+    /// `Uint32Array`.
     Uint32Array,
+    /// `Float16Array`.
     Float16Array,
+    /// `Float32Array`.
     Float32Array,
+    /// `Float64Array`.
     Float64Array,
+    /// `BigInt64Array`.
     BigInt64Array,
+    /// `BigUint64Array`.
     BigUint64Array,
 }
 

@@ -449,6 +449,7 @@ pub fn error_from_wire(value: &WireValue) -> Error {
         Some(codes::INVALID_REQUEST) => Error::InvalidRequest(detail),
         Some(codes::INTERNAL) => Error::Internal(detail),
         Some(codes::REJECTED) => Error::Rejected(message.clone()),
+        Some(codes::CONVERSION) => Error::Conversion(message.clone()),
         Some(code) => Error::Coded {
             code: code.to_string(),
             text: message.clone(),

@@ -31,20 +31,19 @@ impl<N: Executor> OursSide<N> {
     pub async fn run(&self, case: &Case, code: &str) -> Value {
         let log = CallLog::default();
         let (tools, connectors) = materialize(case, &log);
-        let options = ExecuteOptions {
-            connectors,
-            modules: case
-                .options
-                .modules
-                .as_ref()
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
-            timeout: case.options.timeout_ms.map(Timeout::Millis),
-            outbound: case
-                .options
-                .outbound
-                .as_ref()
-                .map(crate::outbound::materialize),
-        };
+        let mut options = ExecuteOptions::new();
+        options.connectors = connectors;
+        options.modules = case
+            .options
+            .modules
+            .as_ref()
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        options.timeout = case.options.timeout_ms.map(Timeout::Millis);
+        options.outbound = case
+            .options
+            .outbound
+            .as_ref()
+            .map(crate::outbound::materialize);
         let result = self.executor.execute(code, tools, options).await;
         let calls = log.snapshot();
         match result {

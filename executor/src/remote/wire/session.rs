@@ -57,7 +57,9 @@ impl Default for SessionOptions {
 /// How many entries a session's tables hold (the main object not counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableCounts {
+    /// Entries of the imports table: what the peer exported to us and we still hold.
     pub imports: usize,
+    /// Entries of the exports table: what we exported and the peer still holds.
     pub exports: usize,
 }
 

@@ -23,14 +23,19 @@ pub const MAX_DEPTH: usize = 256;
 /// A value as it crosses a Cap'n Web session, after evaluation.
 #[derive(Clone, PartialEq)]
 pub enum WireValue {
+    /// `undefined` (`["undefined"]` on the wire).
     Undefined,
+    /// `null`.
     Null,
+    /// A boolean.
     Bool(bool),
     /// Any number, `NaN` and the infinities included.
     Number(f64),
     /// A BigInt by its decimal digits.
     BigInt(String),
+    /// A string.
     String(String),
+    /// An array (escaped as `[[...]]` on the wire).
     Array(Vec<WireValue>),
     /// A plain object, in key order.
     Object(Vec<(String, WireValue)>),
@@ -39,14 +44,20 @@ pub enum WireValue {
     /// A byte container; `kind` is the type marker (`None`: the peer sent none, which means a
     /// `Uint8Array`).
     Bytes {
+        /// The bytes.
         bytes: Vec<u8>,
+        /// The type marker.
         kind: Option<String>,
     },
     /// An error with its extra properties.
     Error {
+        /// The error's class name (`Error`, `TypeError`, `ExecutorError`…).
         name: String,
+        /// Its message.
         message: String,
+        /// Its stack, when the peer sent one.
         stack: Option<String>,
+        /// Its own properties (`code`, `retryable`…), in order.
         props: Vec<(String, WireValue)>,
     },
     /// A live reference: to something the peer exported, or to something of ours.
