@@ -93,7 +93,7 @@ mod tests {
                 "bad arguments: error Some(\"Tool \\\"bank.transfer\\\" could not read its arguments: at arguments[0].cents, invalid value: number `-5`, expected u32.\")",
                 "missing field: error Some(\"Tool \\\"bank.transfer\\\" could not read its arguments: at arguments[0], missing field `to`.\")",
                 "thrown: error Some(\"no account\")",
-                "syntax: Err Failed to start Worker:\nUncaught SyntaxError: Unexpected token '}'",
+                "syntax: Err Failed to start Worker:\nUncaught SyntaxError: Unexpected token '}'\n  at executor.js:70",
                 "refused: error Some(\"Provider name \\\"my-bank\\\" is not a valid JavaScript identifier\")",
                 "disposed: Err The executor has been disposed and accepts no more executions.",
             ]

@@ -34,10 +34,7 @@ use super::BoxFuture;
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let executor = CodemodeExecutor::new(IsolateExecutor::new(IsolateOptions::default()));
-/// let options = ExecuteOptions {
-///     outbound: Some(Outbound::host(proxy)),
-///     ..ExecuteOptions::default()
-/// };
+/// let options = ExecuteOptions::new().outbound(Outbound::host(proxy));
 /// let code = r#"async () => {
 ///     const r = await fetch("https://api.example.com/users/1");
 ///     const body = await r.json();
