@@ -106,7 +106,7 @@ fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>, stock_size: usize) {
         let job = if stock.len() < stock_size {
             // Take a waiting run if there is one; otherwise prepare another sandbox.
             match next_waiting(&receiver) {
-                Waiting::Job(job) => job,
+                Waiting::Job(job) => *job,
                 Waiting::Closed => return,
                 Waiting::None => {
                     stock.push_back(Sandbox::prepare());
@@ -150,7 +150,7 @@ fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>, stock_size: usize) {
 }
 
 enum Waiting {
-    Job(Job),
+    Job(Box<Job>),
     None,
     Closed,
 }
@@ -162,7 +162,7 @@ fn next_waiting(receiver: &Mutex<mpsc::Receiver<Job>>) -> Waiting {
         return Waiting::None;
     };
     match receiver.try_recv() {
-        Ok(job) => Waiting::Job(job),
+        Ok(job) => Waiting::Job(Box::new(job)),
         Err(mpsc::error::TryRecvError::Empty) => Waiting::None,
         Err(mpsc::error::TryRecvError::Disconnected) => Waiting::Closed,
     }

@@ -181,7 +181,18 @@ where
 /// one: the registered reason phrase, else the status class's name (measured on the
 /// reference for every status 200–599; 425 has no phrase there).
 pub fn default_status_text(status: u16) -> &'static str {
-    match status {
+    reason_phrase(status).unwrap_or(match status {
+        100..=199 => "Informational",
+        200..=299 => "Successful",
+        300..=399 => "Redirection",
+        400..=499 => "Client Error",
+        _ => "Server Error",
+    })
+}
+
+/// The registered reason phrase of a status, as workerd knows it.
+fn reason_phrase(status: u16) -> Option<&'static str> {
+    Some(match status {
         200 => "OK",
         201 => "Created",
         202 => "Accepted",
@@ -239,10 +250,6 @@ pub fn default_status_text(status: u16) -> &'static str {
         508 => "Loop Detected",
         510 => "Not Extended",
         511 => "Network Authentication Required",
-        100..=199 => "Informational",
-        200..=299 => "Successful",
-        300..=399 => "Redirection",
-        400..=499 => "Client Error",
-        _ => "Server Error",
-    }
+        _ => return None,
+    })
 }
