@@ -9,7 +9,7 @@
 //!   `date`, `bytes` (with its type marker), `error` (with stack and properties), and the
 //!   stub forms `export`, `promise`, `import` and `pipeline` (a call on our main object or on
 //!   a stub we exported; pipelining on an earlier call's answer is refused for that call);
-//! - refcounted import and export tables ([`tables`], private), released exactly.
+//! - refcounted import and export tables (`tables`, private), released exactly.
 //!
 //! Anything else aborts the session with a reason naming it: the peer receives
 //! `["abort", ["error", "Error", reason]]` and the socket closes with code 3000.
