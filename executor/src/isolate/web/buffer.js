@@ -314,7 +314,7 @@
     else if (typeof value === "string") needle = encode(value, normalize(encoding));
     else if (value instanceof Uint8Array) needle = value;
     else throw invalidArg("value", "one of type number or string or an instance of Buffer or Uint8Array", value);
-    if (needle.length === 0) return last ? Math.min(offset, buffer.length) : Math.min(offset, buffer.length);
+    if (needle.length === 0) return Math.min(offset, buffer.length);
     const matches = (at) => { for (let j = 0; j < needle.length; j++) if (buffer[at + j] !== needle[j]) return false; return true; };
     if (last) {
       for (let i = Math.min(offset, buffer.length - needle.length); i >= 0; i--) if (matches(i)) return i;

@@ -12,11 +12,10 @@
   const BLOCKED = "This worker is not permitted to access the internet via global functions like fetch(). It must use capabilities (such as bindings in 'env') to talk to the outside world.";
   const notString = (what, n) => new TypeError(`Failed to construct '${what}': constructor parameter ${n} is not of type 'string'.`);
   const domError = (message, name) => new DOMException(message, name);
-  const constants = (C, names) => {
-    names.forEach((name, value) => {
-      define(C, name, { value, enumerable: true });
-      define(C.prototype, name, { value, enumerable: true });
-    });
+  // A constant on a class and on its prototype, as Web IDL defines them.
+  const constant = (C, name, value) => {
+    define(C, name, { value, enumerable: true });
+    define(C.prototype, name, { value, enumerable: true });
   };
 
   // --- Cloudflare -------------------------------------------------------------------------
@@ -176,10 +175,8 @@
   };
   define(WebSocket, "length", { value: 0 });
   READY.forEach((name, value) => {
-    define(WebSocket, "READY_STATE_" + name, { value, enumerable: true });
-    define(WebSocket.prototype, "READY_STATE_" + name, { value, enumerable: true });
-    define(WebSocket, name, { value, enumerable: true });
-    define(WebSocket.prototype, name, { value, enumerable: true });
+    constant(WebSocket, "READY_STATE_" + name, value);
+    constant(WebSocket, name, value);
   });
   tag(WebSocket, "WebSocket");
 
@@ -252,10 +249,7 @@
   }
   define(EventSource, "length", { value: 0 });
   define(EventSource.from, "length", { value: 0 });
-  ["CONNECTING", "OPEN", "CLOSED"].forEach((name, value) => {
-    define(EventSource, name, { value, enumerable: true });
-    define(EventSource.prototype, name, { value, enumerable: true });
-  });
+  ["CONNECTING", "OPEN", "CLOSED"].forEach((name, value) => constant(EventSource, name, value));
   for (const type of ["open", "message", "error"]) handlerProperty(EventSource, type);
   tag(EventSource, "EventSource");
 
