@@ -342,21 +342,20 @@ impl ReferenceSide {
         self.recovered.load(Ordering::SeqCst) > epoch
     }
 
-    /// Whether the column still answers its `/health` within two seconds (a `wrangler dev`
+    /// Whether the column still answers its `/health`, naming itself, within two seconds (a `wrangler dev`
     /// whose workerd has died keeps its node process, so a live process proves nothing).
     pub async fn healthy(&self) -> bool {
         if self.dead.get().is_some() {
             return false;
         }
         let base = self.worker.lock().await.base.clone();
-        matches!(
-            self.client
-                .get(format!("{base}/health"))
-                .timeout(Duration::from_secs(2))
-                .send()
-                .await,
-            Ok(response) if response.status().is_success()
+        answers(
+            &self.client,
+            &base,
+            self.expected.as_deref(),
+            Duration::from_secs(2),
         )
+        .await
     }
 
     /// Stops the column's process group.
