@@ -8,6 +8,7 @@
 mod codec;
 mod dispatch;
 mod imports;
+pub mod js_string;
 mod outcome;
 mod request;
 pub mod texts;
@@ -16,6 +17,7 @@ mod value;
 pub use codec::{CodecError, decode_codec_json, encode_codec_json};
 pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
 pub use imports::separate_imports;
+pub use js_string::{JsString, lone_surrogates_as_text};
 pub use outcome::{LogLevel, LogLine, Outcome, RunError};
 pub use request::{ExecuteRequest, Outbound, ProviderDescriptor, Timeout};
 pub use value::{Binary, BinaryKind, JsValue, iso_string, number_json, number_to_js_string};

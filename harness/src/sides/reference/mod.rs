@@ -18,6 +18,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use codemode_executor::protocol::lone_surrogates_as_text;
 use serde_json::Value;
 use tokio::sync::{Mutex, Semaphore};
 
@@ -160,7 +161,9 @@ impl ReferenceSide {
         if !status.is_success() {
             return Err(format!("the reference worker answered {status}: {text}"));
         }
-        let json: Value = serde_json::from_str(&text)
+        // A lone surrogate (`"hi \ud83d"`) is valid in the worker's JSON and refused by
+        // serde_json: it is read in the text form our side writes it in too.
+        let json: Value = serde_json::from_str(&lone_surrogates_as_text(&text))
             .map_err(|e| format!("the reference worker's answer is not JSON ({e}): {text}"))?;
         outcome::from_reference(&json)
     }
