@@ -112,7 +112,7 @@ fn calling(calls: Vec<ToolCall>) -> Fake {
                 answers.push(match dispatch.dispatch(call).await {
                     Envelope::Result(v) => JsValue::Object(vec![("result".into(), v)]),
                     Envelope::Error(e) => {
-                        JsValue::Object(vec![("error".into(), JsValue::String(e))])
+                        JsValue::Object(vec![("error".into(), JsValue::String(e.into()))])
                     }
                 });
             }

@@ -87,7 +87,10 @@ async fn blocked_is_the_default_with_the_reference_text() {
         let JsValue::String(text) = outcome.result else {
             panic!("a text: {outcome:?}")
         };
-        assert!(text.starts_with("This worker is not permitted to access the internet"));
+        assert!(
+            text.to_text()
+                .starts_with("This worker is not permitted to access the internet")
+        );
     }
 }
 

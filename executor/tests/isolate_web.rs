@@ -22,7 +22,7 @@ async fn run(code: &str) -> Outcome {
 async fn text(code: &str) -> String {
     let outcome = run(code).await;
     match outcome.result {
-        JsValue::String(s) => s,
+        JsValue::String(s) => s.to_text().into_owned(),
         other => panic!(
             "{code}: expected a string, got {other:?} ({:?})",
             outcome.error

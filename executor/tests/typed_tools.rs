@@ -210,7 +210,7 @@ async fn raw_tools_closure_connectors_and_option_builders_work_together() {
         if tool == "fail" {
             return Err(Thrown::Error("connector says no".into()));
         }
-        Ok(JsValue::Array(vec![JsValue::String(tool), arg]))
+        Ok(JsValue::Array(vec![JsValue::String(tool.into()), arg]))
     });
     let options = ExecuteOptions::new()
         .connector(connector)

@@ -65,7 +65,7 @@ pub fn project(value: &JsValue) -> Option<Value> {
             let mut map = Map::new();
             for (key, value) in entries {
                 if let Some(json) = project(value) {
-                    map.insert(key.clone(), json);
+                    map.insert(key.to_text().into_owned(), json);
                 }
             }
             Some(Value::Object(map))

@@ -159,7 +159,7 @@ impl Runner {
                     "__codemode_control__".into(),
                     JsValue::String("error".into()),
                 ),
-                ("message".into(), JsValue::String(message.clone())),
+                ("message".into(), JsValue::String(message.into())),
             ])),
         }
     }

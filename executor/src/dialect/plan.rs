@@ -194,10 +194,7 @@ fn result_envelope(settled: Result<JsValue, Thrown>) -> Envelope {
 }
 
 fn control_marker(kind: &str, message: Option<&str>) -> JsValue {
-    let mut entries = vec![(
-        CONNECTOR_CONTROL_KEY.to_string(),
-        JsValue::String(kind.into()),
-    )];
+    let mut entries = vec![(CONNECTOR_CONTROL_KEY.into(), JsValue::String(kind.into()))];
     if let Some(message) = message {
         entries.push(("message".into(), JsValue::String(message.into())));
     }

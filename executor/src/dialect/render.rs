@@ -53,8 +53,15 @@ pub fn render_error(text: String) -> String {
 /// - a thrown `null` or `undefined`, whose `message` the reference cannot read: `Err`, the
 ///   rejection of `execute()` itself, with V8's text;
 /// - running out of memory: its text as the error.
-pub fn render_outcome(outcome: Outcome) -> Result<ExecuteResult, crate::Error> {
-    let logs = format_logs(&outcome.logs);
+pub fn render_outcome(mut outcome: Outcome) -> Result<ExecuteResult, crate::Error> {
+    // Each line's text moves into its rendering: a flood of lines is not held twice.
+    let logs = std::mem::take(&mut outcome.logs)
+        .into_iter()
+        .map(|line| match line.level {
+            LogLevel::Log => line.text,
+            _ => format_log(&line),
+        })
+        .collect();
     let error = match outcome.error {
         None => {
             return Ok(ExecuteResult {
@@ -156,7 +163,7 @@ mod tests {
         let native = texts::timeout_text(300);
         assert!(is_native_timeout_text(&native));
         let rendered = render_outcome(failed(threw(
-            Some(JsValue::String(native)),
+            Some(JsValue::String(native.into())),
             JsValue::Undefined,
         )))
         .unwrap();
@@ -190,7 +197,7 @@ mod tests {
         assert_eq!(rendered.error.as_deref(), Some("boom"));
         assert_eq!(rendered.result, JsValue::Undefined);
         for falsy in [
-            JsValue::String(String::new()),
+            JsValue::String("".into()),
             JsValue::Undefined,
             JsValue::Number(0.0),
         ] {

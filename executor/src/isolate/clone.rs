@@ -9,8 +9,13 @@
 
 use rquickjs::{Array, ArrayBuffer, Coerced, Ctx, Function, Object, TypedArray, Value, qjs};
 
+use super::memory::Meter;
+use super::text::{CoercedText, Text, js_string};
 use super::v8_messages::translate_message;
-use crate::protocol::{Binary, BinaryKind, JsValue};
+use crate::protocol::{Binary, BinaryKind, JsString, JsValue};
+
+/// What one cloned value costs the run beside its text and bytes.
+const NODE_COST: usize = std::mem::size_of::<JsValue>();
 
 /// How deep a result may nest.
 pub(super) const MAX_DEPTH: usize = 2_000;
@@ -22,6 +27,8 @@ pub(super) enum CloneError {
     Uncloneable(String),
     /// JavaScript failed while the value was read (a getter threw, memory ran out).
     Js(rquickjs::Error),
+    /// The clone would not fit in what remains of the run's memory budget.
+    OutOfMemory,
 }
 
 impl From<rquickjs::Error> for CloneError {
@@ -31,20 +38,25 @@ impl From<rquickjs::Error> for CloneError {
 }
 
 /// Clones `value` out of the sandbox; `internal` is the object `bootstrap.js` returned.
+/// The clone is charged to the run's memory budget as it grows (see [`super::memory`]).
 pub(super) fn clone_value<'js>(
     ctx: &Ctx<'js>,
     internal: &Object<'js>,
     value: Value<'js>,
+    meter: &Meter,
 ) -> Result<JsValue, CloneError> {
-    let _ = ctx;
     Cloner {
+        meter,
+        ctx: ctx.clone(),
         internal: internal.clone(),
         ancestors: Vec::new(),
     }
     .clone_value(value)
 }
 
-struct Cloner<'js> {
+struct Cloner<'a, 'js> {
+    meter: &'a Meter,
+    ctx: Ctx<'js>,
     internal: Object<'js>,
     ancestors: Vec<usize>,
 }
@@ -54,12 +66,22 @@ fn identity(value: &Value<'_>) -> usize {
     unsafe { value.as_raw().u.ptr as usize }
 }
 
-impl<'js> Cloner<'js> {
+impl<'js> Cloner<'_, 'js> {
+    /// Charges `bytes` of the clone to the run's budget.
+    fn charge(&self, bytes: usize) -> Result<(), CloneError> {
+        if self.meter.charge_host(bytes) {
+            Ok(())
+        } else {
+            Err(CloneError::OutOfMemory)
+        }
+    }
+
     fn helper(&self, name: &str) -> Result<Function<'js>, CloneError> {
         Ok(self.internal.get(name)?)
     }
 
     fn clone_value(&mut self, value: Value<'js>) -> Result<JsValue, CloneError> {
+        self.charge(NODE_COST)?;
         if value.is_undefined() {
             return Ok(JsValue::Undefined);
         }
@@ -73,7 +95,9 @@ impl<'js> Cloner<'js> {
             return Ok(JsValue::Number(n));
         }
         if let Some(s) = value.as_string() {
-            return Ok(JsValue::String(s.to_string()?));
+            let text = js_string(&self.ctx, s.as_value())?;
+            self.charge(text.as_wtf8().len())?;
+            return Ok(JsValue::String(text));
         }
         if value.is_big_int() {
             let Coerced(digits) = value.get::<Coerced<String>>()?;
@@ -82,7 +106,9 @@ impl<'js> Cloner<'js> {
         if let Some(symbol) = value.as_symbol() {
             let description = symbol.description()?;
             let description = match description.as_string() {
-                Some(text) => text.to_string()?,
+                Some(text) => js_string(&self.ctx, text.as_value())?
+                    .to_text()
+                    .into_owned(),
                 None => String::new(),
             };
             return Err(CloneError::Uncloneable(format!(
@@ -133,8 +159,12 @@ impl<'js> Cloner<'js> {
             return Ok(JsValue::Function);
         }
         if let Some(array) = value.as_array() {
-            let mut items = Vec::with_capacity(array.len());
-            for index in 0..array.len() {
+            // A sparse array's length may be far beyond what its elements hold: capacity
+            // grows as the (charged) elements arrive.
+            let length: f64 = array.as_object().get("length")?;
+            let length = length as usize;
+            let mut items = Vec::with_capacity(length.min(1024));
+            for index in 0..length {
                 items.push(self.clone_value(array.get(index)?)?);
             }
             return Ok(JsValue::Array(items));
@@ -153,7 +183,7 @@ impl<'js> Cloner<'js> {
             return Ok(JsValue::Date(time));
         }
         if regexp {
-            let (source, flags): (String, String) = {
+            let (Text(source), Text(flags)) = {
                 let parts: Array = self.helper("regexpParts")?.call((value,))?;
                 (parts.get(0)?, parts.get(1)?)
             };
@@ -184,6 +214,7 @@ impl<'js> Cloner<'js> {
                 // SAFETY: copied before any JavaScript runs again.
                 .map(|raw| unsafe { raw.as_ref() }.to_vec())
                 .unwrap_or_default();
+            self.charge(bytes.len())?;
             return Ok(JsValue::Binary(Binary {
                 kind: BinaryKind::ArrayBuffer,
                 bytes,
@@ -201,11 +232,12 @@ impl<'js> Cloner<'js> {
             let bytes = unsafe { bytes.as_bytes() }
                 .map(<[u8]>::to_vec)
                 .unwrap_or_default();
+            self.charge(bytes.len())?;
             return Ok(JsValue::Binary(Binary { kind, bytes }));
         }
         let object = value.as_object().cloned().ok_or_else(not_an_object)?;
         if weak {
-            let name: String = self.helper("typeName")?.call((object,))?;
+            let Text(name) = self.helper("typeName")?.call((object,))?;
             let name = if name.is_empty() {
                 "Object".to_string()
             } else {
@@ -215,7 +247,7 @@ impl<'js> Cloner<'js> {
                 "#<{name}> could not be cloned."
             )));
         }
-        let type_name: String = self.helper("typeName")?.call((object.clone(),))?;
+        let Text(type_name) = self.helper("typeName")?.call((object.clone(),))?;
         if !type_name.is_empty() {
             // A boxed primitive crosses as structured clone carries it; its projection is
             // the primitive's.
@@ -228,10 +260,12 @@ impl<'js> Cloner<'js> {
             )));
         }
         let mut entries = Vec::new();
-        for key in object.keys::<String>() {
+        for key in object.keys::<Value>() {
             let key = key?;
-            let item: Value = object.get(key.as_str())?;
-            entries.push((key, self.clone_value(item)?));
+            let name = js_string(&self.ctx, &key)?;
+            self.charge(name.as_wtf8().len() + std::mem::size_of::<JsString>())?;
+            let item: Value = object.get(key)?;
+            entries.push((name, self.clone_value(item)?));
         }
         Ok(JsValue::Object(entries))
     }
@@ -247,7 +281,7 @@ fn string_property<'js>(object: &Object<'js>, name: &str) -> rquickjs::Result<Op
     if value.is_undefined() {
         return Ok(None);
     }
-    let Coerced(text) = value.get::<Coerced<String>>()?;
+    let CoercedText(text) = value.get::<CoercedText>()?;
     Ok(Some(text))
 }
 

@@ -14,13 +14,39 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use rquickjs::{ArrayBuffer, Ctx, Function, Object, TypedArray, Value};
 
+use super::memory::Meter;
 use super::modules::MAIN_MODULE;
+use super::text::{Text, js_string};
 use super::timers::TimerQueue;
 use super::v8_messages::{SourcePosition, needs_position, translate_message, translate_rendered};
 use crate::protocol::{LogLevel, LogLine, OutboundHandler, OutboundRequest, ToolCall};
 
-/// What the sandbox's host functions record during a run.
-#[derive(Default)]
+/// What one captured console line costs the run beside its text.
+const LINE_COST: usize = std::mem::size_of::<LogLine>();
+/// What one tool call costs the run beside its names and argument text.
+const CALL_COST: usize = std::mem::size_of::<(u32, ToolCall)>() + 64;
+/// What the host builds from one value of a call's arguments: the decoded value and its
+/// record (a host's call log), each about this size.
+const ARGUMENT_VALUE_COST: usize = 2 * 48;
+
+/// What a call's argument text costs the run: the text, and an estimate of the values the
+/// host decodes from it (one per `,`, `:`, `[` or `{`, an over-count where these appear
+/// inside strings), since a short text such as `[0,0,0,…]` decodes into values many times
+/// its size.
+fn arguments_cost(args_json: &str) -> usize {
+    let values = 1 + args_json
+        .bytes()
+        .filter(|b| matches!(b, b',' | b':' | b'[' | b'{'))
+        .count();
+    args_json.len() + values * ARGUMENT_VALUE_COST
+}
+
+/// What one pending timer costs the run (its queue entries).
+pub(super) const TIMER_COST: usize = 96;
+
+/// What the sandbox's host functions record during a run. Everything recorded is charged
+/// to the run's memory budget (see [`super::memory`]); a record that does not fit is
+/// refused, the host function throws `out of memory`, and the run ends out of memory.
 pub(super) struct HostState {
     /// Captured console lines, in order.
     pub logs: Vec<LogLine>,
@@ -40,6 +66,25 @@ pub(super) struct HostState {
     /// The program's module source and the request's modules, so that a message can name
     /// the callee at a reported position (`o.f is not a function`).
     pub sources: Option<(String, Arc<BTreeMap<String, String>>)>,
+    /// The run's memory budget, charged for every record.
+    pub meter: Arc<Meter>,
+}
+
+impl HostState {
+    pub(super) fn new(meter: Arc<Meter>) -> Self {
+        HostState {
+            logs: Vec::new(),
+            new_calls: Vec::new(),
+            next_call: 0,
+            outbound: None,
+            new_fetches: Vec::new(),
+            cancelled_fetches: Vec::new(),
+            next_fetch: 0,
+            timers: TimerQueue::default(),
+            sources: None,
+            meter,
+        }
+    }
 }
 
 /// The host state shared between the sandbox's functions and the run loop (one thread).
@@ -52,13 +97,18 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
     let state = host.clone();
     object.set(
         "log",
-        Function::new(ctx.clone(), move |level: i32, text: String| {
+        Function::new(ctx.clone(), move |level: i32, Text(text): Text| {
             let level = match level {
                 1 => LogLevel::Warn,
                 2 => LogLevel::Error,
                 _ => LogLevel::Log,
             };
-            state.borrow_mut().logs.push(LogLine { level, text });
+            let mut state = state.borrow_mut();
+            if !state.meter.charge_host(LINE_COST + text.len()) {
+                return Err(rquickjs::Error::Allocation);
+            }
+            state.logs.push(LogLine { level, text });
+            Ok(())
         })?,
     )?;
 
@@ -67,8 +117,12 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
         "call",
         Function::new(
             ctx.clone(),
-            move |provider: String, tool: String, args_json: String| {
+            move |Text(provider): Text, Text(tool): Text, Text(args_json): Text| {
                 let mut state = state.borrow_mut();
+                let cost = CALL_COST + provider.len() + tool.len() + arguments_cost(&args_json);
+                if !state.meter.charge_host(cost) {
+                    return Err(rquickjs::Error::Allocation);
+                }
                 state.next_call = state.next_call.wrapping_add(1);
                 let id = state.next_call;
                 state.new_calls.push((
@@ -79,7 +133,7 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
                         args_json,
                     },
                 ));
-                id
+                Ok(id)
             },
         )?,
     )?;
@@ -127,7 +181,11 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
     object.set(
         "timer",
         Function::new(ctx.clone(), move |delay_ms: f64, repeat: bool| {
-            state.borrow_mut().timers.add(delay_ms, repeat)
+            let mut state = state.borrow_mut();
+            if !state.meter.charge_host(TIMER_COST) {
+                return Err(rquickjs::Error::Allocation);
+            }
+            Ok(state.timers.add(delay_ms, repeat))
         })?,
     )?;
 
@@ -135,7 +193,10 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
     object.set(
         "clearTimer",
         Function::new(ctx.clone(), move |id: u32| {
-            state.borrow_mut().timers.clear(id)
+            let mut state = state.borrow_mut();
+            if state.timers.clear(id) {
+                state.meter.release_host(TIMER_COST);
+            }
         })?,
     )?;
 
@@ -164,7 +225,18 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
 
     object.set(
         "translate",
-        Function::new(ctx.clone(), |text: String| translate_rendered(&text))?,
+        // A text holding a lone surrogate is the program's own and passes through whole.
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, value: Value<'js>| -> rquickjs::Result<Value<'js>> {
+                match js_string(&ctx, &value)?.as_str() {
+                    Some(text) => Ok(
+                        rquickjs::String::from_str(ctx, &translate_rendered(text))?.into_value()
+                    ),
+                    None => Ok(value),
+                }
+            },
+        )?,
     )?;
     object.set(
         "needsPosition",
@@ -176,7 +248,7 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
         "translateAt",
         Function::new(
             ctx.clone(),
-            move |message: String, file: String, line: f64, column: f64| {
+            move |Text(message): Text, Text(file): Text, line: f64, column: f64| {
                 let state = state.borrow();
                 let source = state.sources.as_ref().and_then(|(main, modules)| {
                     if file == MAIN_MODULE {

@@ -11,6 +11,12 @@
 //!
 //! The limit is set when the run starts ([`Meter::set_limit`]); until then (while the
 //! sandbox is prepared) the budget is unlimited.
+//!
+//! What the host holds for the run counts against the same limit: captured console lines,
+//! tool calls (their names and argument text), pending timers and the result's clone are
+//! charged with [`Meter::charge_host`] as they are made. A charge that does not fit is
+//! refused like an allocation (the run ends out of memory, with what was captured before
+//! it), and the reserve is never lent to the host.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -26,9 +32,39 @@ const RESERVE_BYTES: usize = 1 << 20;
 pub(super) struct Meter {
     limit: AtomicUsize,
     exhausted: AtomicBool,
+    /// Bytes the runtime's allocations hold.
+    js_used: AtomicUsize,
+    /// Bytes the host holds for the run.
+    host_used: AtomicUsize,
 }
 
 impl Meter {
+    /// Counts `bytes` more held by the host for the run; `false` (and the budget exhausted)
+    /// where they do not fit under the limit beside what the runtime holds.
+    pub(super) fn charge_host(&self, bytes: usize) -> bool {
+        let limit = self.limit.load(Ordering::Relaxed);
+        let held = self.js_used.load(Ordering::Relaxed) + self.host_used.load(Ordering::Relaxed);
+        if self.exhausted() || held.saturating_add(bytes) > limit {
+            self.exhausted.store(true, Ordering::Relaxed);
+            return false;
+        }
+        self.host_used.fetch_add(bytes, Ordering::Relaxed);
+        true
+    }
+
+    /// Counts `bytes` the host no longer holds for the run.
+    pub(super) fn release_host(&self, bytes: usize) {
+        let held = self.host_used.load(Ordering::Relaxed);
+        self.host_used
+            .store(held.saturating_sub(bytes), Ordering::Relaxed);
+    }
+
+    /// Bytes the host holds for the run.
+    #[cfg(test)]
+    pub(super) fn host_used(&self) -> usize {
+        self.host_used.load(Ordering::Relaxed)
+    }
+
     /// Whether the budget has refused an allocation.
     pub(super) fn exhausted(&self) -> bool {
         self.exhausted.load(Ordering::Relaxed)
@@ -43,7 +79,6 @@ impl Meter {
 /// Rust's allocator (as rquickjs uses by default) with a per-runtime budget.
 pub(super) struct Budget {
     inner: RustAllocator,
-    used: usize,
     meter: Arc<Meter>,
 }
 
@@ -53,25 +88,36 @@ impl Budget {
         let meter = Arc::new(Meter {
             limit: AtomicUsize::new(usize::MAX),
             exhausted: AtomicBool::new(false),
+            js_used: AtomicUsize::new(0),
+            host_used: AtomicUsize::new(0),
         });
         let budget = Budget {
             inner: RustAllocator,
-            used: 0,
             meter: meter.clone(),
         };
         (budget, meter)
+    }
+
+    /// Bytes the runtime's allocations hold.
+    fn used(&self) -> usize {
+        self.meter.js_used.load(Ordering::Relaxed)
+    }
+
+    fn set_used(&self, used: usize) {
+        self.meter.js_used.store(used, Ordering::Relaxed);
     }
 
     /// Counts a fresh allocation of `inner` (null when it failed) and hands it on.
     fn counted(&mut self, ptr: *mut u8) -> *mut u8 {
         if !ptr.is_null() {
             // SAFETY: `ptr` was just allocated by `inner`.
-            self.used += unsafe { RustAllocator::usable_size(ptr) };
+            self.set_used(self.used() + unsafe { RustAllocator::usable_size(ptr) });
         }
         ptr
     }
 
-    /// Whether `extra` more bytes fit; records the first refusal.
+    /// Whether `extra` more bytes fit beside what the runtime and the host hold; records
+    /// the first refusal.
     fn admits(&self, extra: usize) -> bool {
         let limit = self.meter.limit.load(Ordering::Relaxed);
         let cap = if self.meter.exhausted() {
@@ -79,7 +125,8 @@ impl Budget {
         } else {
             limit
         };
-        if self.used.saturating_add(extra) <= cap {
+        let held = self.used() + self.meter.host_used.load(Ordering::Relaxed);
+        if held.saturating_add(extra) <= cap {
             return true;
         }
         self.meter.exhausted.store(true, Ordering::Relaxed);
@@ -112,7 +159,7 @@ unsafe impl Allocator for Budget {
     unsafe fn dealloc(&mut self, ptr: *mut u8) {
         // SAFETY: the caller hands back a pointer this allocator (so `inner`) allocated.
         unsafe {
-            self.used = self.used.saturating_sub(RustAllocator::usable_size(ptr));
+            self.set_used(self.used().saturating_sub(RustAllocator::usable_size(ptr)));
             self.inner.dealloc(ptr);
         }
     }
@@ -130,7 +177,7 @@ unsafe impl Allocator for Budget {
         let moved = unsafe { self.inner.realloc(ptr, new_size) };
         if !moved.is_null() {
             // SAFETY: `moved` was just allocated by `inner`.
-            self.used = self.used - old + unsafe { RustAllocator::usable_size(moved) };
+            self.set_used(self.used() - old + unsafe { RustAllocator::usable_size(moved) });
         }
         moved
     }
@@ -167,7 +214,36 @@ mod tests {
             budget.dealloc(small);
             budget.dealloc(error_object);
         }
-        assert_eq!(budget.used, 0);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn host_charges_share_the_limit_and_get_no_reserve() {
+        let (mut budget, meter) = Budget::new();
+        meter.set_limit(8192);
+        let ptr = budget.alloc(4096);
+        assert!(meter.charge_host(2048));
+        assert_eq!(meter.host_used(), 2048);
+        assert!(
+            budget.alloc(4096).is_null(),
+            "the host's bytes count for the runtime"
+        );
+        assert!(meter.exhausted());
+        assert!(
+            !meter.charge_host(1),
+            "no reserve for the host once refused"
+        );
+        meter.release_host(2048);
+        assert_eq!(meter.host_used(), 0);
+        unsafe { budget.dealloc(ptr) };
+    }
+
+    #[test]
+    fn a_host_charge_past_the_limit_exhausts_the_budget() {
+        let (_budget, meter) = Budget::new();
+        meter.set_limit(1000);
+        assert!(!meter.charge_host(1001));
+        assert!(meter.exhausted());
     }
 
     #[test]
@@ -179,7 +255,7 @@ mod tests {
         assert!(!grown.is_null());
         let shrunk = unsafe { budget.realloc(grown, 100) };
         assert!(!shrunk.is_null());
-        assert!(budget.used < 1000);
+        assert!(budget.used() < 1000);
         unsafe { budget.dealloc(shrunk) };
         assert!(!meter.exhausted());
     }

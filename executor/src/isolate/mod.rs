@@ -17,6 +17,7 @@
 //! - `timers`: the host-side timer queue;
 //! - `compiled`: the sandbox's own JavaScript, compiled to bytecode once per process;
 //! - `clone`: the result's crossing into a [`JsValue`](crate::protocol::JsValue);
+//! - `text`: strings crossing out, every code unit kept (lone surrogates included);
 //! - `v8_messages`: the error texts the patched engine (`vendor/patches`) cannot word
 //!   alone, finished as V8 words them;
 //! - `call_site`: V8's rendering of an expression in a message, from the program's source;
@@ -33,6 +34,7 @@ mod pool;
 mod proxies;
 mod run;
 mod sandbox;
+mod text;
 mod timers;
 mod v8_messages;
 mod web;
@@ -81,7 +83,13 @@ pub struct IsolateOptions {
     /// Worker threads; each runs one execution at a time. Default: the available
     /// parallelism.
     pub workers: usize,
-    /// The memory limit of each run. Default: 64 MiB.
+    /// The memory limit of each run. It bounds what the host holds for the run as well as
+    /// the runtime's own allocations: captured console lines, tool calls (names, argument
+    /// text and an estimate of the values decoded from it), pending timers and the result's
+    /// clone are charged to it as they are made, and a run that exceeds it ends with
+    /// [`RunError::OutOfMemory`](crate::protocol::RunError::OutOfMemory), keeping the lines
+    /// captured before. A process running `workers` runs at once so holds at most about
+    /// `workers` × this limit for them. Default: 64 MiB.
     pub memory_limit_bytes: usize,
     /// The bound of a request without one. Default: 60 000 ms.
     pub default_timeout_ms: u64,

@@ -24,11 +24,12 @@ use tokio::task::AbortHandle;
 
 use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
-use super::host::SharedHost;
+use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, internal_object};
+use super::text::{CoercedText, Text};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
@@ -160,9 +161,14 @@ impl Session {
     async fn run(&mut self, request: &ExecuteRequest) -> Result<Outcome, Error> {
         let outcome = self.run_program(request).await;
         if self.meter.exhausted() {
-            return Ok(self.failed(RunError::OutOfMemory {
+            let mut failed = self.failed(RunError::OutOfMemory {
                 limit_bytes: self.memory_limit_bytes,
-            }));
+            });
+            // The lines captured before the refusal, wherever the run's end put them.
+            if let Ok(ended) = outcome {
+                failed.logs = ended.logs;
+            }
+            return Ok(failed);
         }
         outcome
     }
@@ -291,7 +297,7 @@ impl Session {
                     job.0.with(|ctx| {
                         let _ = ctx.catch();
                     });
-                    if self.interrupt.fired() {
+                    if self.interrupt.fired() || self.meter.exhausted() {
                         break;
                     }
                 }
@@ -318,7 +324,7 @@ impl Session {
     async fn event_loop(&mut self) -> Result<Ended, Error> {
         loop {
             self.drain_jobs();
-            if self.interrupt.fired() {
+            if self.interrupt.fired() || self.meter.exhausted() {
                 return Ok(Ended::TimedOut);
             }
             let state: i32 = self
@@ -335,6 +341,9 @@ impl Session {
             self.spawn_new_fetches();
             let due = self.host.borrow_mut().timers.pop_due(Instant::now());
             if let Some(timer) = due {
+                if !timer.repeat {
+                    self.meter.release_host(TIMER_COST);
+                }
                 self.call_internal("fire", (timer.id, timer.repeat));
                 continue;
             }
@@ -429,13 +438,17 @@ impl Session {
         let main_source = self.main_source.clone();
         let modules = self.modules.clone();
         let memory_limit_bytes = self.memory_limit_bytes;
+        let meter = self.meter.clone();
         let settled = self.ctx.with(|ctx| -> Result<Settled, Error> {
             let internal = internal_object(&ctx).map_err(quickjs_failure)?;
             let state: i32 = internal.get("state").map_err(quickjs_failure)?;
             if state == 1 {
                 let value: Value = internal.get("value").map_err(quickjs_failure)?;
-                return match clone_value(&ctx, &internal, value) {
+                return match clone_value(&ctx, &internal, value, &meter) {
                     Ok(result) => Ok(Settled::Value(result)),
+                    Err(CloneError::OutOfMemory) => Ok(Settled::Failed(RunError::OutOfMemory {
+                        limit_bytes: memory_limit_bytes,
+                    })),
                     Err(CloneError::Uncloneable(text)) => Err(Error::Rejected(text)),
                     Err(CloneError::Js(e)) => Err(Error::Rejected(caught_text(&ctx, e))),
                 };
@@ -456,6 +469,7 @@ impl Session {
             Ok(Settled::Failed(threw(
                 &ctx,
                 &internal,
+                &meter,
                 thrown,
                 &main_source,
                 &modules,
@@ -521,7 +535,7 @@ fn caught_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
         rquickjs::Error::Exception => {
             let value = ctx.catch();
             value
-                .get::<rquickjs::Coerced<String>>()
+                .get::<CoercedText>()
                 .map(|c| c.0)
                 .unwrap_or_else(|_| "The result could not be cloned.".into())
         }
@@ -542,6 +556,7 @@ fn is_out_of_memory(thrown: &Value<'_>) -> bool {
 fn threw<'js>(
     ctx: &Ctx<'js>,
     internal: &Object<'js>,
+    meter: &Meter,
     thrown: Value<'js>,
     main_source: &str,
     modules: &BTreeMap<String, String>,
@@ -553,24 +568,22 @@ fn threw<'js>(
         let value: Value = object
             .get("message")
             .unwrap_or_else(|_| Value::new_undefined(ctx.clone()));
-        match clone_value(ctx, internal, value) {
-            Ok(JsValue::String(text)) if is_error => Some(JsValue::String(translate_at(
-                &text,
-                object,
-                main_source,
-                modules,
-            ))),
+        match clone_value(ctx, internal, value, meter) {
+            // A message holding a lone surrogate is the program's own text, kept whole.
+            Ok(JsValue::String(text)) if is_error && text.is_well_formed() => Some(
+                JsValue::String(translate_at(&text.to_text(), object, main_source, modules).into()),
+            ),
             Ok(value) => Some(value),
             Err(_) => Some(JsValue::Undefined),
         }
     } else {
         Some(JsValue::Undefined)
     };
-    let mut thrown = clone_value(ctx, internal, thrown).unwrap_or(JsValue::Undefined);
+    let mut thrown = clone_value(ctx, internal, thrown, meter).unwrap_or(JsValue::Undefined);
     if let (JsValue::Error { message: text, .. }, Some(JsValue::String(translated))) =
         (&mut thrown, &message)
     {
-        *text = translated.clone();
+        *text = translated.to_text().into_owned();
     }
     RunError::Threw { message, thrown }
 }
@@ -582,7 +595,7 @@ fn translate_at(
     main_source: &str,
     modules: &BTreeMap<String, String>,
 ) -> String {
-    let stack: String = error.get("stack").unwrap_or_default();
+    let Text(stack) = error.get("stack").unwrap_or(Text(String::new()));
     let position = stack_positions(&stack)
         .into_iter()
         .find_map(|(file, line, column)| {
@@ -625,15 +638,12 @@ fn rendered_error(
     modules: &BTreeMap<String, String>,
 ) -> String {
     let Some(object) = thrown.as_object() else {
-        return thrown
-            .get::<rquickjs::Coerced<String>>()
-            .map(|c| c.0)
-            .unwrap_or_default();
+        return thrown.get::<CoercedText>().map(|c| c.0).unwrap_or_default();
     };
-    let name: String = object.get("name").unwrap_or_else(|_| "Error".into());
-    let message: String = object.get("message").unwrap_or_default();
+    let Text(name) = object.get("name").unwrap_or_else(|_| Text("Error".into()));
+    let Text(message) = object.get("message").unwrap_or(Text(String::new()));
     let message = if name == "SyntaxError" {
-        let stack: String = object.get("stack").unwrap_or_default();
+        let Text(stack) = object.get("stack").unwrap_or(Text(String::new()));
         syntax_message(&message, &stack, main_source, modules)
     } else {
         translate_at(&message, object, main_source, modules)

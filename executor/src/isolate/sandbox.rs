@@ -75,9 +75,14 @@ impl Sandbox {
         rt.set_gc_threshold(usize::MAX);
         let interrupt = Interrupt::new();
         let handler = interrupt.clone();
-        rt.set_interrupt_handler(Some(Box::new(move || handler.should_interrupt())));
+        // An exhausted budget stops the program at once: whatever it does next, the run has
+        // ended out of memory, and nothing more it makes is kept.
+        let budget_meter = meter.clone();
+        rt.set_interrupt_handler(Some(Box::new(move || {
+            handler.should_interrupt() || budget_meter.exhausted()
+        })));
         let ctx = Context::full(&rt).map_err(quickjs_failure)?;
-        let host: SharedHost = Rc::new(RefCell::new(HostState::default()));
+        let host: SharedHost = Rc::new(RefCell::new(HostState::new(meter.clone())));
         ctx.with(|ctx| install_scope(&ctx, &host))?;
         Ok(Sandbox {
             host,

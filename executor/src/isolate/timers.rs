@@ -39,10 +39,14 @@ impl TimerQueue {
         id
     }
 
-    /// Removes a timer; unknown ids are ignored.
-    pub(super) fn clear(&mut self, id: u32) {
-        if let Some(due) = self.due_at.remove(&id) {
-            self.queue.remove(&(due, id));
+    /// Removes a timer; `false` for an unknown id.
+    pub(super) fn clear(&mut self, id: u32) -> bool {
+        match self.due_at.remove(&id) {
+            Some(due) => {
+                self.queue.remove(&(due, id));
+                true
+            }
+            None => false,
         }
     }
 

@@ -9,6 +9,7 @@ mod codec;
 pub mod convert;
 mod dispatch;
 mod imports;
+pub mod js_string;
 mod outbound;
 mod outcome;
 mod request;
@@ -19,6 +20,7 @@ pub use codec::{CodecError, decode_codec_json, encode_codec_json};
 pub use convert::{from_js_value, to_js_value};
 pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
 pub use imports::separate_imports;
+pub use js_string::{JsString, lone_surrogates_as_text};
 pub use outbound::{
     Outbound, OutboundHandler, OutboundRequest, OutboundResponse, default_status_text,
 };

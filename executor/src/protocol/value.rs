@@ -1,7 +1,16 @@
 //! The values that cross out of the sandbox: a structured clone, kept whole until a host
 //! chooses how to project it.
+//!
+//! Strings: a [`JsValue::String`] and an object key are [`JsString`]s, which keep every
+//! UTF-16 code unit a JavaScript string can hold, a lone surrogate included, so a value
+//! crosses out and back unchanged. Where a value becomes text (its JSON projection,
+//! [`JsValue::to_js_string`], an error's name and message, a regular expression's source),
+//! a lone surrogate is written as the escape `JSON.stringify` writes for it, `\ud83d`; see
+//! [`super::js_string`] for both forms and why texts may use the escape.
 
 use serde_json::{Map, Number, Value};
+
+use super::JsString;
 
 /// A JavaScript value after it has crossed out of the sandbox, as a structured clone keeps
 /// it: `undefined` distinct from `null`, and `Map`, `Set`, `Date`, binary data and errors kept
@@ -18,13 +27,13 @@ pub enum JsValue {
     Number(f64),
     /// A BigInt, by its decimal digits (with a leading `-` when negative).
     BigInt(String),
-    /// A string.
-    String(String),
+    /// A string, every code unit kept (see the module docs).
+    String(JsString),
     /// An array; holes read as [`JsValue::Undefined`].
     Array(Vec<JsValue>),
     /// A plain object (or a class instance, reduced to its own enumerable string keys), in
     /// property order.
-    Object(Vec<(String, JsValue)>),
+    Object(Vec<(JsString, JsValue)>),
     /// A `Map`, by its entries in insertion order.
     Map(Vec<(JsValue, JsValue)>),
     /// A `Set`, by its values in insertion order.
@@ -33,14 +42,14 @@ pub enum JsValue {
     Date(f64),
     /// An `ArrayBuffer`, a `DataView` or a typed array.
     Binary(Binary),
-    /// A `RegExp`.
+    /// A regular expression; its source in the text form of [`super::js_string`].
     RegExp {
         /// Its `source`.
         source: String,
         /// Its `flags`.
         flags: String,
     },
-    /// An error object (`Error` or a subclass).
+    /// An error, by its name and message in the text form of [`super::js_string`].
     Error {
         /// Its `name` (`TypeError`).
         name: String,
@@ -248,7 +257,7 @@ impl JsValue {
             JsValue::Bool(b) => b.to_string(),
             JsValue::Number(n) => number_to_js_string(*n),
             JsValue::BigInt(digits) => digits.clone(),
-            JsValue::String(s) => s.clone(),
+            JsValue::String(s) => s.to_text().into_owned(),
             JsValue::Array(items) => items
                 .iter()
                 .map(|item| match item {
@@ -289,7 +298,7 @@ impl JsValue {
             JsValue::Bool(b) => Value::Bool(*b),
             JsValue::Number(n) => number_json(*n),
             JsValue::BigInt(digits) => Value::String(digits.clone()),
-            JsValue::String(s) => Value::String(s.clone()),
+            JsValue::String(s) => Value::String(s.to_text().into_owned()),
             JsValue::Array(items) => Value::Array(
                 items
                     .iter()
@@ -300,7 +309,7 @@ impl JsValue {
                 let mut map = Map::new();
                 for (key, value) in entries {
                     if let Some(json) = value.to_json_with(binary) {
-                        map.insert(key.clone(), json);
+                        map.insert(key.to_text().into_owned(), json);
                     }
                 }
                 Value::Object(map)
@@ -322,11 +331,11 @@ impl JsValue {
             Value::Null => JsValue::Null,
             Value::Bool(b) => JsValue::Bool(*b),
             Value::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => JsValue::String(s.clone()),
+            Value::String(s) => JsValue::String(s.into()),
             Value::Array(items) => JsValue::Array(items.iter().map(JsValue::from_json).collect()),
             Value::Object(map) => JsValue::Object(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), JsValue::from_json(v)))
+                    .map(|(k, v)| (k.into(), JsValue::from_json(v)))
                     .collect(),
             ),
         }

@@ -367,7 +367,7 @@ pub fn outcome_from_wire(value: &WireValue) -> Result<Outcome, Error> {
         }
         (None | Some(WireValue::Undefined), _) => None,
         (Some(WireValue::String(text)), _) => Some(RunError::Threw {
-            message: Some(JsValue::String(text.clone())),
+            message: Some(JsValue::String(text.into())),
             thrown: JsValue::Error {
                 name: "Error".into(),
                 message: text.clone(),
@@ -474,7 +474,9 @@ pub fn js_to_wire(value: &JsValue) -> WireValue {
         JsValue::Bool(b) => WireValue::Bool(*b),
         JsValue::Number(n) => WireValue::Number(*n),
         JsValue::BigInt(digits) => WireValue::BigInt(digits.clone()),
-        JsValue::String(s) => WireValue::String(s.clone()),
+        // The wire's JSON carries text: a lone surrogate crosses as its escape (see
+        // `docs/remote-protocol.md`).
+        JsValue::String(s) => WireValue::String(s.to_text().into_owned()),
         JsValue::Array(items) => WireValue::Array(items.iter().map(js_to_wire).collect()),
         JsValue::Object(entries) if entries.iter().any(|(k, _)| k == VALUE_TAG) => tagged(
             "Object",
@@ -483,7 +485,9 @@ pub fn js_to_wire(value: &JsValue) -> WireValue {
                 WireValue::Array(
                     entries
                         .iter()
-                        .map(|(k, v)| WireValue::Array(vec![WireValue::string(k), js_to_wire(v)]))
+                        .map(|(k, v)| {
+                            WireValue::Array(vec![WireValue::string(k.to_text()), js_to_wire(v)])
+                        })
                         .collect(),
                 ),
             )],
@@ -491,7 +495,7 @@ pub fn js_to_wire(value: &JsValue) -> WireValue {
         JsValue::Object(entries) => WireValue::Object(
             entries
                 .iter()
-                .map(|(k, v)| (k.clone(), js_to_wire(v)))
+                .map(|(k, v)| (k.to_text().into_owned(), js_to_wire(v)))
                 .collect(),
         ),
         JsValue::Map(entries) => tagged(
@@ -552,7 +556,7 @@ pub fn js_from_wire(value: &WireValue) -> JsValue {
         WireValue::Bool(b) => JsValue::Bool(*b),
         WireValue::Number(n) => JsValue::Number(*n),
         WireValue::BigInt(digits) => JsValue::BigInt(digits.clone()),
-        WireValue::String(s) => JsValue::String(s.clone()),
+        WireValue::String(s) => JsValue::String(s.into()),
         WireValue::Array(items) => JsValue::Array(items.iter().map(js_from_wire).collect()),
         WireValue::Object(_) => match value.get(VALUE_TAG).and_then(WireValue::as_str) {
             Some(kind) => from_tagged(kind, value).unwrap_or_else(|| plain_object(value)),
@@ -579,7 +583,7 @@ fn plain_object(value: &WireValue) -> JsValue {
         WireValue::Object(entries) => JsValue::Object(
             entries
                 .iter()
-                .map(|(k, v)| (k.clone(), js_from_wire(v)))
+                .map(|(k, v)| (k.into(), js_from_wire(v)))
                 .collect(),
         ),
         _ => JsValue::Undefined,
@@ -604,7 +608,7 @@ fn from_tagged(kind: &str, value: &WireValue) -> Option<JsValue> {
         "Object" => JsValue::Object(
             pairs(value.get("entries"))?
                 .into_iter()
-                .map(|(k, v)| Some((k.as_str()?.to_string(), js_from_wire(v))))
+                .map(|(k, v)| Some((k.as_str()?.into(), js_from_wire(v))))
                 .collect::<Option<_>>()?,
         ),
         "Map" => JsValue::Map(

@@ -19,12 +19,12 @@ pub fn decode_value(value: &Value) -> Result<JsValue, ValueError> {
             match key.strip_prefix('$') {
                 Some("undefined") => JsValue::Undefined,
                 Some(type_name) => decode_binary(type_name, inner)?,
-                None => JsValue::Object(vec![(key.clone(), decode_value(inner)?)]),
+                None => JsValue::Object(vec![(key.into(), decode_value(inner)?)]),
             }
         }
         Value::Object(map) => JsValue::Object(
             map.iter()
-                .map(|(k, v)| Ok((k.clone(), decode_value(v)?)))
+                .map(|(k, v)| Ok((k.into(), decode_value(v)?)))
                 .collect::<Result<_, ValueError>>()?,
         ),
         other => JsValue::from_json(other),

@@ -4,10 +4,12 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use rquickjs::{Ctx, Function, Object, TypedArray};
 
+use crate::isolate::text::Usv;
+
 pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
     natives.set(
         "utf8Encode",
-        Function::new(ctx.clone(), |ctx: Ctx<'js>, text: String| {
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, Usv(text): Usv| {
             TypedArray::<u8>::new(ctx, text.into_bytes())
         })?,
     )?;
@@ -34,7 +36,7 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
     // atob's forgiving base64: the decoded bytes as a binary string, or undefined.
     natives.set(
         "atob",
-        Function::new(ctx.clone(), |text: String| -> Option<String> {
+        Function::new(ctx.clone(), |Usv(text): Usv| -> Option<String> {
             let mut clean: Vec<u8> = text
                 .bytes()
                 .filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r'))
@@ -65,7 +67,7 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
     // btoa: the base64 of a binary string, or undefined when a code point exceeds U+00FF.
     natives.set(
         "btoa",
-        Function::new(ctx.clone(), |text: String| -> Option<String> {
+        Function::new(ctx.clone(), |Usv(text): Usv| -> Option<String> {
             let bytes = text
                 .chars()
                 .map(|c| u8::try_from(u32::from(c)).ok())

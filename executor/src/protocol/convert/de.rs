@@ -9,7 +9,7 @@ use serde::forward_to_deserialize_any;
 
 use super::path::ConvertError;
 use super::ser::MAX_SAFE_INTEGER;
-use crate::protocol::{JsValue, iso_string};
+use crate::protocol::{JsString, JsValue, iso_string};
 
 /// Reads one [`JsValue`], owning it.
 pub(super) struct ValueDeserializer {
@@ -120,7 +120,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             JsValue::Bool(b) => visitor.visit_bool(b),
             JsValue::Number(n) => visit_number(n, visitor),
             JsValue::BigInt(digits) => visit_bigint(digits, visitor),
-            JsValue::String(text) => visitor.visit_string(text),
+            JsValue::String(text) => visitor.visit_string(text.to_usv().into_owned()),
             JsValue::Array(items) | JsValue::Set(items) => {
                 retitled(visit_array(items, visitor), "sequence", "array")
             }
@@ -146,8 +146,8 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             JsValue::Error { name, message } => retitled(
                 visit_object(
                     vec![
-                        ("name".into(), JsValue::String(name)),
-                        ("message".into(), JsValue::String(message)),
+                        ("name".into(), JsValue::String(name.into())),
+                        ("message".into(), JsValue::String(message.into())),
                     ],
                     visitor,
                 ),
@@ -235,13 +235,13 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
     ) -> Result<V::Value, ConvertError> {
         match self.value {
             JsValue::String(variant) => visitor.visit_enum(Variant {
-                name: variant,
+                name: variant.to_usv().into_owned(),
                 content: JsValue::Undefined,
             }),
             JsValue::Object(mut entries) if entries.len() == 1 => {
                 let (variant, content) = entries.pop().expect("one entry");
                 visitor.visit_enum(Variant {
-                    name: variant,
+                    name: variant.to_usv().into_owned(),
                     content,
                 })
             }
@@ -302,7 +302,7 @@ fn visit_array<'de, V: Visitor<'de>>(
 }
 
 fn visit_object<'de, V: Visitor<'de>>(
-    entries: Vec<(String, JsValue)>,
+    entries: Vec<(JsString, JsValue)>,
     visitor: V,
 ) -> Result<V::Value, ConvertError> {
     visitor.visit_map(PropertyAccess {
@@ -339,7 +339,7 @@ impl<'de> SeqAccess<'de> for ArrayAccess {
 
 /// An object's properties, each error under its key.
 struct PropertyAccess {
-    entries: std::vec::IntoIter<(String, JsValue)>,
+    entries: std::vec::IntoIter<(JsString, JsValue)>,
     value: Option<(String, JsValue)>,
 }
 
@@ -353,6 +353,7 @@ impl<'de> MapAccess<'de> for PropertyAccess {
         match self.entries.next() {
             None => Ok(None),
             Some((key, value)) => {
+                let key = key.to_usv().into_owned();
                 let read = seed
                     .deserialize(PropertyName(key.clone()))
                     .map_err(|e| e.under_key(&key))?;
@@ -397,7 +398,9 @@ impl<'de> MapAccess<'de> for EntryAccess {
             Some((key, value)) => {
                 let label = key.to_js_string();
                 let read = match key {
-                    JsValue::String(text) => seed.deserialize(PropertyName(text)),
+                    JsValue::String(text) => {
+                        seed.deserialize(PropertyName(text.to_usv().into_owned()))
+                    }
                     other => seed.deserialize(ValueDeserializer::new(other)),
                 }
                 .map_err(|e| e.under_key(&label))?;

@@ -143,13 +143,13 @@ impl From<bool> for JsValue {
 impl From<&str> for JsValue {
     /// A string.
     fn from(text: &str) -> Self {
-        JsValue::String(text.to_string())
+        JsValue::String(text.into())
     }
 }
 
 impl From<String> for JsValue {
     /// A string.
     fn from(text: String) -> Self {
-        JsValue::String(text)
+        JsValue::String(text.into())
     }
 }

@@ -3,7 +3,7 @@
 use serde::ser::{self, Serialize};
 
 use super::path::ConvertError;
-use crate::protocol::{Binary, BinaryKind, JsValue};
+use crate::protocol::{Binary, BinaryKind, JsString, JsValue};
 
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
 pub(super) const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
@@ -84,10 +84,10 @@ impl ser::Serializer for ValueSerializer {
         Ok(JsValue::Number(v))
     }
     fn serialize_char(self, v: char) -> Result<JsValue, ConvertError> {
-        Ok(JsValue::String(v.to_string()))
+        Ok(JsValue::String(v.to_string().into()))
     }
     fn serialize_str(self, v: &str) -> Result<JsValue, ConvertError> {
-        Ok(JsValue::String(v.to_string()))
+        Ok(JsValue::String(v.into()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<JsValue, ConvertError> {
         Ok(JsValue::Binary(Binary {
@@ -259,11 +259,19 @@ impl MapSerializer {
     }
 }
 
+/// Collected properties as an object's keys.
+fn into_properties(entries: Vec<(String, JsValue)>) -> Vec<(JsString, JsValue)> {
+    entries
+        .into_iter()
+        .map(|(key, value)| (key.into(), value))
+        .collect()
+}
+
 /// A map key as a property name: strings as they are, numbers and booleans as `String()`
 /// writes them.
 fn property_name(key: JsValue) -> Result<String, ConvertError> {
     match key {
-        JsValue::String(text) => Ok(text),
+        JsValue::String(text) => Ok(text.to_text().into_owned()),
         key @ (JsValue::Number(_) | JsValue::Bool(_)) => Ok(key.to_js_string()),
         other => Err(ConvertError::new(format!(
             "a map key must be a string or a number to become a property name, not {}",
@@ -298,7 +306,7 @@ impl ser::SerializeMap for MapSerializer {
         self.field(&key, value)
     }
     fn end(self) -> Result<JsValue, ConvertError> {
-        Ok(JsValue::Object(self.entries))
+        Ok(JsValue::Object(into_properties(self.entries)))
     }
 }
 
@@ -313,7 +321,7 @@ impl ser::SerializeStruct for MapSerializer {
         self.field(key, value)
     }
     fn end(self) -> Result<JsValue, ConvertError> {
-        Ok(JsValue::Object(self.entries))
+        Ok(JsValue::Object(into_properties(self.entries)))
     }
 }
 
@@ -357,7 +365,7 @@ impl ser::SerializeStructVariant for VariantSerializer<MapSerializer> {
     fn end(self) -> Result<JsValue, ConvertError> {
         Ok(JsValue::Object(vec![(
             self.variant.into(),
-            JsValue::Object(self.inner.entries),
+            JsValue::Object(into_properties(self.inner.entries)),
         )]))
     }
 }

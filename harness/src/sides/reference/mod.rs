@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use codemode_executor::protocol::lone_surrogates_as_text;
 use serde_json::Value;
 use tokio::sync::{Mutex, RwLock, Semaphore};
 
@@ -231,7 +232,9 @@ impl ReferenceSide {
         if !status.is_success() {
             return Err(format!("the reference worker answered {status}: {text}"));
         }
-        serde_json::from_str(&text)
+        // A lone surrogate (`"hi \ud83d"`) is valid in the worker's JSON and refused by
+        // serde_json: it is read in the text form our side writes it in too.
+        serde_json::from_str(&lone_surrogates_as_text(&text))
             .map_err(|e| format!("the reference worker's answer is not JSON ({e}): {text}"))
     }
 
