@@ -4,15 +4,17 @@
 pub mod bisect;
 mod budget;
 mod columns;
-mod process;
+mod deployed;
 pub mod releases;
 mod toolchain;
 mod wire;
+mod wrangler;
 
+pub use crate::sides::process::{group_alive, install_exit_guards, stop_all};
 pub use budget::{COLUMN_BYTES, column_concurrency, columns_that_fit, mem_available};
 pub use columns::{ReferenceColumn, UPSTREAM, discover, select};
-pub use process::{group_alive, install_exit_guards, stop_all};
-pub use toolchain::{Toolchain, ensure_installed, npm};
+pub use deployed::{DEPLOYED_PREFIX, deployed_column};
+pub use toolchain::{Toolchain, ensure_installed, install_from_lockfile, npm};
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -24,7 +26,8 @@ use tokio::sync::{Mutex, Semaphore};
 use crate::catalogue::Case;
 use crate::error::{Error, Result};
 use crate::outcome;
-use process::Wrangler;
+use crate::sides::process::Supervised;
+use wrangler::{Wrangler, port_taken};
 
 /// How many times a column is started when a port it was given turns out to be taken.
 const START_ATTEMPTS: u32 = 3;
@@ -32,12 +35,14 @@ const START_ATTEMPTS: u32 = 3;
 /// How long a column may take to answer its first `/health`.
 const READY_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// One running reference column.
+/// One running reference column: a `wrangler dev` the harness started, or a reference worker
+/// deployed elsewhere (see [`ReferenceSide::deployed`]).
 pub struct ReferenceSide {
     pub column: ReferenceColumn,
     client: reqwest::Client,
     base: String,
-    process: Mutex<Wrangler>,
+    /// The column's `wrangler dev`; `None` for a deployed worker.
+    process: Mutex<Option<Supervised>>,
     /// Set once the process has died; every later case reports it.
     dead: OnceLock<String>,
     permits: Semaphore,
@@ -68,21 +73,23 @@ impl ReferenceSide {
         let mut attempts = 0;
         'start: loop {
             attempts += 1;
-            let mut wrangler =
-                Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
-                    fail(format!(
-                        "could not start wrangler dev with {}: {e}",
-                        toolchain.node.display()
-                    ))
-                })?;
-            let base = format!("http://127.0.0.1:{}", wrangler.port);
+            let Wrangler {
+                process: mut wrangler,
+                port,
+            } = Wrangler::start(toolchain, &column.config, &persist).map_err(|e| {
+                fail(format!(
+                    "could not start wrangler dev with {}: {e}",
+                    toolchain.node.display()
+                ))
+            })?;
+            let base = format!("http://127.0.0.1:{port}");
             let started = Instant::now();
             loop {
                 if let Some(status) = wrangler.exited() {
                     let output = wrangler.output_tail();
                     wrangler.stop().await;
                     // Another process took a port between the check and wrangler's bind.
-                    if process::port_taken(&output) && attempts < START_ATTEMPTS {
+                    if port_taken(&output) && attempts < START_ATTEMPTS {
                         continue 'start;
                     }
                     let message =
@@ -118,7 +125,7 @@ impl ReferenceSide {
                 column,
                 client,
                 base,
-                process: Mutex::new(wrangler),
+                process: Mutex::new(Some(wrangler)),
                 dead: OnceLock::new(),
                 permits: Semaphore::new(concurrency.max(1)),
                 pgid,
@@ -126,7 +133,55 @@ impl ReferenceSide {
         }
     }
 
-    /// The process group of the column's wrangler.
+    /// A reference worker deployed elsewhere (the repository's `reference-worker`, same wire
+    /// as the local one) at `base` (`http://HOST:PORT`), checked with its `/health` first.
+    /// Its `/health` names the release it runs when it was deployed with an older column's
+    /// configuration (`COLUMN = "0.5.2"`); otherwise the column keeps the release
+    /// [`deployed_column`] read from the repository's manifest.
+    pub async fn deployed(
+        mut column: ReferenceColumn,
+        base: &str,
+        concurrency: usize,
+    ) -> Result<Self> {
+        let fail = |message: String| Error::Reference {
+            column: column.name.clone(),
+            message,
+        };
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .map_err(|e| fail(e.to_string()))?;
+        let base = base.trim_end_matches('/').to_string();
+        let health = client
+            .get(format!("{base}/health"))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .map_err(|e| fail(format!("{base}/health did not answer: {e}")))?;
+        if !health.status().is_success() {
+            return Err(fail(format!(
+                "{base}/health answered {}: is it the repository's reference-worker?",
+                health.status()
+            )));
+        }
+        if let Ok(health) = health.json::<Value>().await
+            && let Some(named) = health.get("column").and_then(Value::as_str)
+            && semver::Version::parse(named).is_ok()
+        {
+            named.clone_into(&mut column.upstream);
+        }
+        Ok(ReferenceSide {
+            column,
+            client,
+            base,
+            process: Mutex::new(None),
+            dead: OnceLock::new(),
+            permits: Semaphore::new(concurrency.max(1)),
+            pgid: 0,
+        })
+    }
+
+    /// The process group of the column's wrangler (0 for a deployed worker).
     pub fn pgid(&self) -> i32 {
         self.pgid
     }
@@ -169,6 +224,9 @@ impl ReferenceSide {
     /// later case says so at once.
     async fn failure(&self, message: String) -> String {
         let mut process = self.process.lock().await;
+        let Some(process) = process.as_mut() else {
+            return message;
+        };
         match process.exited() {
             Some(status) => {
                 let dead = format!(
@@ -181,8 +239,10 @@ impl ReferenceSide {
         }
     }
 
-    /// Stops the column's process group.
+    /// Stops the column's process group (nothing for a deployed worker).
     pub async fn stop(&self) {
-        self.process.lock().await.stop().await;
+        if let Some(process) = self.process.lock().await.as_mut() {
+            process.stop().await;
+        }
     }
 }
