@@ -664,3 +664,51 @@ async fn the_daemons_bounds_refuse_with_a_sentence() {
     );
     daemon.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_lets_an_in_flight_run_finish_within_the_grace_period() {
+    let daemon = Daemon::start(ServerOptions {
+        grace_period: Duration::from_secs(10),
+        ..quiet()
+    })
+    .await;
+    let url = daemon.url();
+    let remote = Arc::new(CodemodeExecutor::new(
+        connect(&url, ConnectOptions::default()).await,
+    ));
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let pending = {
+        let remote = remote.clone();
+        let tools = gated_tools(gate.clone(), calls.clone());
+        tokio::spawn(async move {
+            remote
+                .execute(
+                    "async () => await codemode.wait()",
+                    tools,
+                    ExecuteOptions::default(),
+                )
+                .await
+        })
+    };
+    until("the tool call", || calls.load(Ordering::SeqCst) == 1).await;
+    let stopping = tokio::spawn(daemon.stop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // No new connections once shutdown began.
+    let refused = RemoteExecutor::connect(&url, ConnectOptions::default()).await;
+    assert_eq!(
+        refused
+            .err()
+            .and_then(|e| e.code().map(str::to_string))
+            .as_deref(),
+        Some(codes::CONNECTION_REJECTED)
+    );
+    assert!(
+        !stopping.is_finished(),
+        "the daemon waits for the in-flight run"
+    );
+    gate.notify_one();
+    let answer = pending.await.unwrap().unwrap();
+    assert_eq!(answer.result, JsValue::String("released".into()));
+    stopping.await.unwrap();
+}

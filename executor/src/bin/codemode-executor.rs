@@ -80,6 +80,8 @@ fn main() -> ExitCode {
 }
 
 async fn serve(args: Serve) -> Result<(), String> {
+    // Registered before anything slow, so a SIGTERM during startup is a graceful stop too.
+    let shutdown = shutdown_signal()?;
     let mut options = ServerOptions::default();
     if let Some(path) = &args.token_file {
         let text = std::fs::read_to_string(path)
@@ -124,29 +126,30 @@ async fn serve(args: Serve) -> Result<(), String> {
         let _ = writeln!(stdout, "codemode-executor listening on ws://{address}");
         let _ = stdout.flush();
     }
-    server.serve(listener, shutdown_signal()).await;
+    server.serve(listener, shutdown).await;
     Ok(())
 }
 
-/// Completes on SIGTERM or SIGINT.
-async fn shutdown_signal() {
+/// A future completing on SIGTERM or SIGINT; the handlers are installed when this returns.
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, String> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
+        let mut term = signal(SignalKind::terminate())
+            .map_err(|e| format!("the SIGTERM handler could not be installed: {e}"))?;
+        let mut int = signal(SignalKind::interrupt())
+            .map_err(|e| format!("the SIGINT handler could not be installed: {e}"))?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
+        })
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }

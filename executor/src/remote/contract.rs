@@ -132,6 +132,10 @@ pub fn request_from_wire(value: &WireValue) -> Result<ExecuteRequest, Error> {
     let mut request = ExecuteRequest::default();
     let mut has_code = false;
     for (key, field) in entries {
+        // A property set to `undefined` crosses as a present key; it reads as absent.
+        if *field == WireValue::Undefined {
+            continue;
+        }
         match key.as_str() {
             "code" => {
                 request.code = string_field(field, "code")?;
@@ -211,6 +215,9 @@ fn provider_from_wire(value: &WireValue, index: usize) -> Result<ProviderDescrip
     };
     let mut provider = ProviderDescriptor::default();
     for (key, field) in entries {
+        if *field == WireValue::Undefined {
+            continue;
+        }
         let what = format!("providers[{index}].{key}");
         match key.as_str() {
             "name" => provider.name = string_field(field, &what)?,

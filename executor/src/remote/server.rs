@@ -37,7 +37,8 @@ pub struct ServerOptions {
     pub grace_period: Duration,
     /// How long a client may take to complete the WebSocket upgrade. Default: 10 s.
     pub handshake_timeout: Duration,
-    /// Log one line per connection and per refusal on stderr. Default: `true`.
+    /// Log on stderr one line per connection (when it ends, with what it ran and why it
+    /// closed) and one per refusal. Default: `true`.
     pub log: bool,
 }
 
@@ -189,6 +190,8 @@ impl ServerInner {
         let token = self.options.token.clone();
         let refused = Arc::new(std::sync::Mutex::new(None::<String>));
         let refused_in = refused.clone();
+        // The error type is tungstenite's callback contract, not ours to shrink.
+        #[allow(clippy::result_large_err)]
         let callback = move |request: &Request, response: Response| {
             let refusal = refusal.or_else(|| {
                 let token = token?;
@@ -241,10 +244,12 @@ impl ServerInner {
                 return;
             }
         };
-        self.log(format!("connection {id} from {peer} opened"));
+        let opened = std::time::Instant::now();
+        let served = Arc::new(AtomicU64::new(0));
         let main = Arc::new(DaemonMain {
             server: self.clone(),
             running: Arc::new(AtomicUsize::new(0)),
+            served: served.clone(),
         });
         let session = Session::start(
             socket,
@@ -260,7 +265,11 @@ impl ServerInner {
                 "the daemon shut down".to_string()
             }
         };
-        self.log(format!("connection {id} from {peer} closed: {reason}"));
+        self.log(format!(
+            "connection {id} from {peer}: {} execution(s) in {} ms; closed: {reason}",
+            served.load(Ordering::SeqCst),
+            opened.elapsed().as_millis()
+        ));
     }
 }
 
@@ -277,6 +286,8 @@ struct DaemonMain {
     server: Arc<ServerInner>,
     /// Executions this connection runs now.
     running: Arc<AtomicUsize>,
+    /// Executions this connection started.
+    served: Arc<AtomicU64>,
 }
 
 impl Target for DaemonMain {
@@ -293,6 +304,7 @@ impl Target for DaemonMain {
             "execute" => {
                 let server = self.server.clone();
                 let running = self.running.clone();
+                self.served.fetch_add(1, Ordering::SeqCst);
                 Box::pin(async move {
                     execute(server, running, args)
                         .await
