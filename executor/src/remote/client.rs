@@ -463,9 +463,15 @@ impl Target for DispatchTarget {
         };
         let future = self.dispatch.dispatch(call);
         Box::pin(async move {
-            let envelope = tokio::spawn(future).await.unwrap_or_else(|e| {
-                crate::protocol::Envelope::Error(format!("The tool call failed: {e}"))
-            });
+            // Polled here rather than spawned, so concurrent calls reach the host in the
+            // order they arrived; a panicking host function is still contained.
+            use futures::FutureExt;
+            let envelope = std::panic::AssertUnwindSafe(future)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| {
+                    crate::protocol::Envelope::Error("The tool call failed: it panicked".into())
+                });
             Ok::<_, WireValue>(WireValue::String(envelope.to_json()))
         })
     }

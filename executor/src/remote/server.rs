@@ -401,14 +401,15 @@ struct RemoteDispatch {
 
 impl Dispatch for RemoteDispatch {
     fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope> {
-        let stub = self.stub.clone();
+        // Sent now, not when the future is first polled: the executor may run each call's
+        // future on a task of its own, and the host must see calls in the program's order.
+        let answer = self.stub.call_now(vec![
+            WireValue::String(call.provider),
+            WireValue::String(call.tool),
+            WireValue::String(call.args_json),
+        ]);
         Box::pin(async move {
-            let args = vec![
-                WireValue::String(call.provider),
-                WireValue::String(call.tool),
-                WireValue::String(call.args_json),
-            ];
-            match stub.call(args).await {
+            match answer.await {
                 Ok(WireValue::String(json)) => {
                     Envelope::from_json(&json).unwrap_or_else(|e| Envelope::Error(e.0))
                 }
