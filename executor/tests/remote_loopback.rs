@@ -700,3 +700,144 @@ async fn shutdown_lets_an_in_flight_run_finish_within_the_grace_period() {
     assert_eq!(answer.result, JsValue::String("released".into()));
     stopping.await.unwrap();
 }
+
+/// A host outbound handler that records each request and answers by its path: `/json`
+/// echoes the request as JSON with a header, `/fail` fails, `/bytes` answers binary.
+fn recording_outbound(
+    seen: Arc<std::sync::Mutex<Vec<codemode_executor::protocol::OutboundRequest>>>,
+) -> codemode_executor::protocol::Outbound {
+    use codemode_executor::protocol::{Outbound, OutboundRequest, OutboundResponse};
+    Outbound::Host(Arc::new(
+        move |request: OutboundRequest| -> BoxFuture<'static, Result<OutboundResponse, String>> {
+            seen.lock().unwrap().push(request.clone());
+            Box::pin(async move {
+                if request.url.ends_with("/fail") {
+                    return Err("the policy refused it".into());
+                }
+                if request.url.ends_with("/bytes") {
+                    return Ok(OutboundResponse::new(201).body(vec![0, 255, 7]));
+                }
+                let body = String::from_utf8_lossy(request.body.as_deref().unwrap_or_default());
+                Ok(OutboundResponse::new(200)
+                    .header("Content-Type", "application/json")
+                    .header("X-Seen", request.method.as_str())
+                    .body(
+                        format!(
+                            "{{\"url\":{:?},\"body\":{:?},\"headers\":{}}}",
+                            request.url,
+                            body,
+                            request.headers.len()
+                        )
+                        .into_bytes(),
+                    ))
+            })
+        },
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_outbound_handler_answers_the_sandboxs_fetch_over_the_socket() {
+    let daemon = Daemon::start(quiet()).await;
+    let local = CodemodeExecutor::new(isolate());
+    let remote = CodemodeExecutor::new(connect(&daemon.url(), ConnectOptions::default()).await);
+    let programs = [
+        "async () => { const r = await fetch('https://api.example/json', { method: 'POST', body: 'hi', headers: { 'X-A': '1' } }); return [r.status, r.statusText, r.headers.get('x-seen'), await r.json()] }",
+        "async () => { const r = await fetch('https://api.example/bytes'); return [r.status, r.statusText, [...new Uint8Array(await r.arrayBuffer())]] }",
+        "async () => { try { await fetch('https://api.example/fail'); return 'no' } catch (e) { return [e.constructor.name, e.message] } }",
+        "async () => (await Promise.all([1, 2, 3].map(i => fetch('https://api.example/json?' + i).then(r => r.json())))).map(j => j.url)",
+    ];
+    for code in programs {
+        let local_seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let remote_seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let expected = local
+            .execute(
+                code,
+                providers(),
+                ExecuteOptions::new().outbound(recording_outbound(local_seen.clone())),
+            )
+            .await;
+        let got = remote
+            .execute(
+                code,
+                providers(),
+                ExecuteOptions::new().outbound(recording_outbound(remote_seen.clone())),
+            )
+            .await;
+        assert!(
+            same(&got, &expected),
+            "{code}\nremote: {got:?}\nlocal:  {expected:?}"
+        );
+        assert_eq!(got.as_ref().unwrap().error, None, "{code}: {got:?}");
+        assert_eq!(
+            *remote_seen.lock().unwrap(),
+            *local_seen.lock().unwrap(),
+            "{code}: the handler saw other requests over the socket"
+        );
+        assert!(!remote_seen.lock().unwrap().is_empty(), "{code}");
+    }
+    // The first program's answer, read whole.
+    let first = remote
+        .execute(
+            programs[0],
+            providers(),
+            ExecuteOptions::new().outbound(recording_outbound(Default::default())),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        first.result,
+        JsValue::Array(vec![
+            JsValue::from(200.0),
+            JsValue::from("OK"),
+            JsValue::from("POST"),
+            JsValue::Object(vec![
+                ("url".into(), JsValue::from("https://api.example/json")),
+                ("body".into(), JsValue::from("hi")),
+                ("headers".into(), JsValue::from(3.0)),
+            ]),
+        ])
+    );
+    remote.dispose().await;
+    daemon.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stub_mode_without_its_function_and_a_function_without_it_are_refused() {
+    let daemon = Daemon::start(quiet()).await;
+    let (socket, _) = tokio_tungstenite::connect_async(daemon.url())
+        .await
+        .unwrap();
+    let session = Session::start(socket, None, SessionOptions::default());
+    let request = |mode: &str| {
+        WireValue::Object(vec![
+            ("code".into(), WireValue::string("async () => 1")),
+            ("providers".into(), WireValue::Array(vec![])),
+            ("outbound".into(), WireValue::string(mode)),
+        ])
+    };
+    let refused = session
+        .call_main(
+            "execute",
+            vec![request("stub"), WireValue::Null, WireValue::Null],
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        format!("{refused:?}").contains(
+            "the outbound mode \\\"stub\\\" needs the host's outbound function as execute's third argument"
+        ),
+        "{refused:?}"
+    );
+    let refused = session
+        .call_main(
+            "execute",
+            vec![request("proxy"), WireValue::Null, WireValue::Null],
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        format!("{refused:?}").contains("(\\\"blocked\\\" or \\\"stub\\\")"),
+        "{refused:?}"
+    );
+    daemon.stop().await;
+}

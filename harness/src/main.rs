@@ -12,13 +12,15 @@ use clap::{Parser, Subcommand};
 use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
 use codemode_compat::compare::pretty;
 use codemode_compat::explore;
-use codemode_compat::matrix::{self, OURS, Settings};
+use codemode_compat::matrix::{self, ExtraColumn, OURS, Settings};
 use codemode_compat::report;
 use codemode_compat::shard::Shard;
 use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
-    ReferenceColumn, ReferenceSide, discover, ensure_installed, install_exit_guards, select,
+    ReferenceColumn, ReferenceSide, deployed_column, discover, ensure_installed,
+    install_exit_guards, select,
 };
+use codemode_compat::sides::remote::{RemoteColumn, RemoteSide};
 use codemode_compat::{Error, Result};
 use codemode_executor::isolate::IsolateExecutor;
 use serde_json::Value;
@@ -45,10 +47,15 @@ enum Command {
         /// A catalogue directory (repeatable). Default: cases/.
         #[arg(long = "cases")]
         cases: Vec<PathBuf>,
-        /// Columns to run, comma-separated: ours, reference@<version>, reference@latest.
-        /// Default: ours and every configured reference column.
+        /// Columns to run, comma-separated: ours, remote (ours behind an executor daemon the
+        /// harness starts), reference@<version>, reference@latest; and columns run elsewhere:
+        /// remote@ws://HOST:PORT (a daemon), reference@http://HOST:PORT (a deployed
+        /// reference-worker). Default: ours, remote and every configured reference column.
         #[arg(long, value_delimiter = ',')]
         columns: Vec<String>,
+        /// The bearer token of the remote@ws:// columns' daemon, read from this file.
+        #[arg(long, value_name = "FILE")]
+        remote_token_file: Option<PathBuf>,
         /// Where the reports go.
         #[arg(long, default_value = "results")]
         out: PathBuf,
@@ -99,6 +106,9 @@ enum Command {
         /// Columns, as for matrix.
         #[arg(long, value_delimiter = ',')]
         columns: Vec<String>,
+        /// The bearer token of the remote@ws:// columns' daemon, read from this file.
+        #[arg(long, value_name = "FILE")]
+        remote_token_file: Option<PathBuf>,
     },
     /// List the published upstream releases against the configured columns, with the release
     /// line of each, flagging a release no column covers; or add a release as a column.
@@ -181,6 +191,7 @@ fn main() -> ExitCode {
             Command::Matrix {
                 cases,
                 columns,
+                remote_token_file,
                 out,
                 run_skipped,
                 accept,
@@ -193,7 +204,10 @@ fn main() -> ExitCode {
                 run_matrix(
                     &root,
                     cases,
-                    columns,
+                    Wanted {
+                        columns,
+                        remote_token_file: remote_token_file.as_deref(),
+                    },
                     out,
                     Reporting { accept, baseline },
                     Running {
@@ -210,7 +224,8 @@ fn main() -> ExitCode {
                 code,
                 case,
                 columns,
-            } => run_eval(&root, code, case, columns).await,
+                remote_token_file,
+            } => run_eval(&root, code, case, columns, remote_token_file.as_deref()).await,
             Command::Accept { report, baseline } => {
                 let how = publishing(&root, baseline, PathBuf::from("results"), true)?;
                 let report = std::env::current_dir()
@@ -264,7 +279,18 @@ fn main() -> ExitCode {
                     Some(_) => vec![OURS.to_string()],
                     None => columns,
                 };
-                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                let Plan {
+                    ours,
+                    extra,
+                    columns: references,
+                    toolchain,
+                } = plan_columns(&root, &columns, None).await?;
+                if let Some(column) = extra.first() {
+                    return Err(Error::Usage(format!(
+                        "explore runs on ours and the local reference columns; the column {} is not one of them",
+                        column.name()
+                    )));
+                }
                 explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
                     .await?;
                 Ok(ExitCode::SUCCESS)
@@ -314,19 +340,49 @@ fn find_root() -> Result<PathBuf> {
         })
 }
 
-/// Which columns a run wants, resolved: whether ours shows, and the reference columns.
-async fn plan_columns(
-    root: &Path,
-    wanted: &[String],
-) -> Result<(
-    bool,
-    Vec<ReferenceColumn>,
-    Option<codemode_compat::sides::reference::Toolchain>,
-)> {
-    let want_reference = wanted.is_empty() || wanted.iter().any(|w| w != OURS);
+/// `--columns` and `--remote-token-file`, as given.
+struct Wanted<'a> {
+    columns: Vec<String>,
+    remote_token_file: Option<&'a Path>,
+}
+
+/// Which columns a run wants, resolved.
+struct Plan {
+    /// Whether ours shows.
+    ours: bool,
+    /// Remote columns and deployed reference workers.
+    extra: Vec<ExtraColumn>,
+    /// The reference columns the harness starts under `wrangler dev`.
+    columns: Vec<ReferenceColumn>,
+    toolchain: Option<codemode_compat::sides::reference::Toolchain>,
+}
+
+/// Resolves `--columns` (empty: ours, remote and every configured reference column); the
+/// reference toolchain is only installed when a local reference column is wanted.
+async fn plan_columns(root: &Path, wanted: &[String], token_file: Option<&Path>) -> Result<Plan> {
+    let mut extra = Vec::new();
+    let mut local: Vec<&String> = Vec::new();
+    for w in wanted.iter().filter(|w| *w != OURS) {
+        if let Some(column) = RemoteColumn::parse(w, token_file) {
+            extra.push(ExtraColumn::Remote(column?));
+        } else if let Some(deployed) = deployed_column(root, w) {
+            let (column, origin) = deployed?;
+            extra.push(ExtraColumn::Deployed(column, origin));
+        } else {
+            local.push(w);
+        }
+    }
+    if wanted.is_empty() {
+        extra.push(ExtraColumn::Remote(RemoteColumn::local()));
+    }
     let ours = wanted.is_empty() || wanted.iter().any(|w| w == OURS);
-    if !want_reference {
-        return Ok((ours, Vec::new(), None));
+    if !wanted.is_empty() && local.is_empty() {
+        return Ok(Plan {
+            ours,
+            extra,
+            columns: Vec::new(),
+            toolchain: None,
+        });
     }
     let root = root.to_path_buf();
     let toolchain = tokio::task::spawn_blocking(move || ensure_installed(&root))
@@ -337,12 +393,17 @@ async fn plan_columns(
         available
     } else {
         let mut chosen = Vec::new();
-        for w in wanted.iter().filter(|w| *w != OURS) {
+        for w in local {
             chosen.push(select(&available, w)?.clone());
         }
         chosen
     };
-    Ok((ours, columns, Some(toolchain)))
+    Ok(Plan {
+        ours,
+        extra,
+        columns,
+        toolchain: Some(toolchain),
+    })
 }
 
 /// `--column-concurrency`, or what the memory budget allows.
@@ -389,6 +450,27 @@ struct Running {
     reference_restarts: u32,
 }
 
+/// One program on a remote column or a deployed reference worker: started, run, stopped.
+async fn eval_extra(column: ExtraColumn, case: &Case, code: &str) -> Value {
+    let side_error = |message: String| serde_json::json!({"error of the side": message});
+    match column {
+        ExtraColumn::Remote(column) => match RemoteSide::start(column).await {
+            Ok(side) => {
+                let outcome = side.run(case, code).await.unwrap_or_else(side_error);
+                side.stop().await;
+                outcome
+            }
+            Err(error) => side_error(error.to_string()),
+        },
+        ExtraColumn::Deployed(column, origin) => {
+            match ReferenceSide::deployed(column, &origin, 1).await {
+                Ok(side) => side.run(case, code).await.unwrap_or_else(side_error),
+                Err(error) => side_error(error.to_string()),
+            }
+        }
+    }
+}
+
 /// `matrix --accept` and `--baseline`.
 struct Reporting {
     accept: bool,
@@ -423,7 +505,7 @@ fn publishing(
 async fn run_matrix(
     root: &Path,
     cases: Vec<PathBuf>,
-    columns: Vec<String>,
+    wanted: Wanted<'_>,
     out: PathBuf,
     reporting: Reporting,
     running: Running,
@@ -449,7 +531,12 @@ async fn run_matrix(
             catalogue.cases.len()
         );
     }
-    let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
+    let Plan {
+        ours: ours_column,
+        extra,
+        columns,
+        toolchain,
+    } = plan_columns(root, &wanted.columns, wanted.remote_token_file).await?;
     let concurrency = column_concurrency_for(column_concurrency, columns.len());
     if !columns.is_empty() {
         eprintln!(
@@ -473,6 +560,7 @@ async fn run_matrix(
     let matrix = matrix::run(
         &catalogue,
         &ours,
+        &extra,
         references,
         Settings {
             ours_column,
@@ -591,14 +679,24 @@ async fn run_eval(
     code: String,
     case: Option<String>,
     columns: Vec<String>,
+    token_file: Option<&Path>,
 ) -> Result<ExitCode> {
     let case = borrowed_case(root, case.as_deref())?;
-    let (ours_column, columns, toolchain) = plan_columns(root, &columns).await?;
+    let Plan {
+        ours: ours_column,
+        extra,
+        columns,
+        toolchain,
+    } = plan_columns(root, &columns, token_file).await?;
     let (sides, failed) = start_columns(root, toolchain.as_ref(), columns).await;
     let mut outcomes: Vec<(String, Value)> = Vec::new();
     let ours = OursSide::new(IsolateExecutor::default());
     if ours_column {
         outcomes.push((OURS.into(), ours.run(&case, &code).await));
+    }
+    for column in extra {
+        let name = column.name().to_string();
+        outcomes.push((name, eval_extra(column, &case, &code).await));
     }
     for side in &sides {
         let outcome = match side.run(&case, &code).await {

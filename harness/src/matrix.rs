@@ -15,6 +15,7 @@ use crate::catalogue::{Case, Catalogue};
 use crate::cell::{Cell, Status};
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
+use crate::sides::remote::{RemoteColumn, RemoteSide, remote_cell};
 
 /// The name of our column.
 pub const OURS: &str = "ours";
@@ -48,6 +49,17 @@ impl ColumnHeader {
     /// A reference column's header.
     pub fn reference(side: &ReferenceSide) -> ColumnHeader {
         ColumnHeader::column(&side.column)
+    }
+
+    /// A remote column's header.
+    pub fn remote(column: &RemoteColumn) -> ColumnHeader {
+        ColumnHeader {
+            name: column.name.clone(),
+            upstream: None,
+            wrangler: None,
+            workerd: None,
+            executor: Some(column.executor_label()),
+        }
     }
 
     /// A reference column's header, whether or not it started: the exact upstream, wrangler
@@ -140,7 +152,27 @@ pub struct References<'a> {
     pub state_dir: PathBuf,
 }
 
-/// Runs every case on ours (always: reference cells compare against it), then on every
+/// Columns that need no reference toolchain: ours behind an executor daemon (started by the
+/// harness or run elsewhere), and reference workers deployed elsewhere.
+#[derive(Debug, Clone)]
+pub enum ExtraColumn {
+    Remote(RemoteColumn),
+    /// A deployed reference worker: its column and its origin (`http://HOST:PORT`).
+    Deployed(ReferenceColumn, String),
+}
+
+impl ExtraColumn {
+    /// The column's name.
+    pub fn name(&self) -> &str {
+        match self {
+            ExtraColumn::Remote(column) => &column.name,
+            ExtraColumn::Deployed(column, _) => &column.name,
+        }
+    }
+}
+
+/// Runs every case on ours (always: remote and reference cells compare against it), then on
+/// every extra column (see [`ExtraColumn`]) one after another, then on every
 /// reference column: at most `settings.column_concurrency` columns are up at once, each is
 /// started, runs the whole catalogue and is stopped before its place goes to the next. A
 /// column that cannot start gets an `error` cell for every case, with the reason.
@@ -149,13 +181,14 @@ pub struct References<'a> {
 pub async fn run<N: Executor>(
     catalogue: &Catalogue,
     ours: &OursSide<N>,
+    extra: &[ExtraColumn],
     references: Option<References<'_>>,
     settings: Settings,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Matrix {
     let started = Instant::now();
     let reference_columns = references.as_ref().map_or(0, |r| r.columns.len());
-    let total = catalogue.cases.len() * (1 + reference_columns);
+    let total = catalogue.cases.len() * (1 + extra.len() + reference_columns);
     let done = AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
     // Our cells, retried when they fail; the outcome a reference column is compared with is
@@ -183,6 +216,19 @@ pub async fn run<N: Executor>(
         .iter()
         .map(|cell| cell.outcome.clone().unwrap_or(Value::Null))
         .collect();
+    let mut extra_results = Vec::new();
+    for column in extra {
+        extra_results.push(
+            run_extra_column(
+                catalogue,
+                &ours_outcomes,
+                column,
+                settings.run_skipped,
+                &tick,
+            )
+            .await,
+        );
+    }
     let mut reference_results: Vec<(usize, ColumnHeader, Vec<Cell>)> = match &references {
         None => Vec::new(),
         Some(references) => {
@@ -230,7 +276,10 @@ pub async fn run<N: Executor>(
     if settings.ours_column {
         columns.push(ColumnHeader::ours());
     }
-    for (_, header, cells) in reference_results {
+    let reference_results = reference_results
+        .into_iter()
+        .map(|(_, header, cells)| (header, cells));
+    for (header, cells) in extra_results.into_iter().chain(reference_results) {
         for (row, cell) in rows.iter_mut().zip(cells) {
             row.cells.insert(header.name.clone(), cell);
         }
@@ -310,6 +359,74 @@ async fn run_column(
         .await;
     side.stop().await;
     (header, cells)
+}
+
+/// One extra column: start it, run every case, stop it. A column that cannot start gets an
+/// `error` cell for every case, with the reason.
+async fn run_extra_column(
+    catalogue: &Catalogue,
+    ours_outcomes: &[Value],
+    column: &ExtraColumn,
+    run_skipped: bool,
+    tick: &(dyn Fn() + Sync),
+) -> (ColumnHeader, Vec<Cell>) {
+    let failed = |header: ColumnHeader, error: crate::error::Error| {
+        let message = format!("the column could not start: {error}");
+        let cells = catalogue
+            .cases
+            .iter()
+            .map(|_| {
+                tick();
+                Cell::error(message.clone())
+            })
+            .collect();
+        (header, cells)
+    };
+    let cases = || stream::iter(catalogue.cases.iter().zip(ours_outcomes));
+    match column {
+        ExtraColumn::Remote(column) => {
+            let header = ColumnHeader::remote(column);
+            let side = match RemoteSide::start(column.clone()).await {
+                Ok(side) => side,
+                Err(error) => return failed(header, error),
+            };
+            let cells = cases()
+                .map(|(case, ours)| {
+                    let side = &side;
+                    async move {
+                        let cell = remote_cell(case, side, ours).await;
+                        tick();
+                        cell
+                    }
+                })
+                .buffered(8)
+                .collect()
+                .await;
+            side.stop().await;
+            (header, cells)
+        }
+        ExtraColumn::Deployed(column, origin) => {
+            let header = ColumnHeader::column(column);
+            let side = match ReferenceSide::deployed(column.clone(), origin, 4).await {
+                Ok(side) => side,
+                Err(error) => return failed(header, error),
+            };
+            let header = ColumnHeader::reference(&side);
+            let cells = cases()
+                .map(|(case, ours)| {
+                    let side = &side;
+                    async move {
+                        let cell = reference_cell(case, side, ours, run_skipped).await;
+                        tick();
+                        cell
+                    }
+                })
+                .buffered(8)
+                .collect()
+                .await;
+            (header, cells)
+        }
+    }
 }
 
 /// Every `skip_on` annotation that no longer holds: the skipped cell was run anyway (with

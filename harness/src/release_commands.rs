@@ -10,6 +10,7 @@ use codemode_compat::matrix::{self, Matrix, OURS};
 use codemode_compat::sides::reference::bisect;
 use codemode_compat::sides::reference::releases::{self, PEER_RANGE};
 use codemode_compat::sides::reference::{column_concurrency, discover, ensure_installed};
+use codemode_compat::sides::remote::REMOTE;
 use codemode_compat::{Error, Result};
 use semver::Version;
 
@@ -28,12 +29,13 @@ async fn toolchain(root: &Path) -> Result<codemode_compat::sides::reference::Too
         .map_err(|e| Error::Toolchain(e.to_string()))?
 }
 
-/// `codemode-compat columns [--add VERSION | --json]`.
+/// `codemode-compat columns [--add VERSION | --json]`. The JSON list has ours, remote (CI
+/// builds the daemon beside the harness) and every configured reference column.
 pub async fn columns(root: &Path, add: Option<String>, json: bool) -> Result<ExitCode> {
     let toolchain = toolchain(root).await?;
     let configured = discover(&toolchain)?;
     if json {
-        let mut names = vec![OURS.to_string()];
+        let mut names = vec![OURS.to_string(), REMOTE.to_string()];
         names.extend(configured.iter().map(|c| c.name.clone()));
         println!(
             "{}",

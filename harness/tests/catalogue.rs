@@ -1,7 +1,9 @@
 //! The catalogue as tests: one test per cell, named `<column>::<case id>`, through
 //! libtest-mimic, so `cargo test` prints libtest's output and takes its filters and `--list`.
 //!
-//! The `ours` cells need nothing outside the process. The reference cells start every
+//! The `ours` cells need nothing outside the process. The `remote` cells run ours behind the
+//! executor daemon, which the harness builds (a no-op when fresh) and starts once, on a
+//! loopback port with a fresh token, when a selected test needs it. The reference cells start every
 //! configured `wrangler dev` column, all at once (installing the reference toolchain from its
 //! lockfile first when needed), so CI covers every column; a column is only started when a
 //! selected, non-ignored test needs it.
@@ -17,6 +19,7 @@ use codemode_compat::sides::reference::column_concurrency;
 use codemode_compat::sides::reference::{
     ReferenceSide, discover, ensure_installed, install_exit_guards, select,
 };
+use codemode_compat::sides::remote::{REMOTE, RemoteColumn, RemoteSide, remote_cell};
 use codemode_compat::surface::trials as surface;
 use codemode_executor::isolate::IsolateExecutor;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
@@ -49,6 +52,23 @@ fn main() {
         .iter()
         .map(|case| ours_trial(case.clone(), ours.clone(), runtime.clone()))
         .collect();
+    // The remote column: one daemon, started only when a selected test needs it.
+    let remote_wanted = !args.list
+        && cases.iter().any(|case| {
+            let probe = Trial::test(format!("{REMOTE}::{}", case.id), || Ok(()));
+            !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
+        });
+    let remote: Option<Result<Arc<RemoteSide>, String>> = remote_wanted.then(|| {
+        runtime
+            .block_on(RemoteSide::start(RemoteColumn::local()))
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    });
+    trials.extend(
+        cases
+            .iter()
+            .map(|case| remote_trial(case.clone(), remote.clone(), ours.clone(), runtime.clone())),
+    );
     trials.push(surface::table_trial(&root));
     trials.push(surface::ours_trial(&root, ours.clone(), runtime.clone()));
 
@@ -133,6 +153,9 @@ fn main() {
     for side in &sides {
         runtime.block_on(side.stop());
     }
+    if let Some(Ok(remote)) = &remote {
+        runtime.block_on(remote.stop());
+    }
     runtime.block_on(ours.dispose());
     conclusion.exit();
 }
@@ -149,6 +172,28 @@ fn ours_trial(
     Trial::test(format!("{OURS}::{}", case.id), move || {
         let outcome = runtime.block_on(ours.run(&case, &case.code));
         verdict(&case, OURS, Cell::judge(&case, outcome, None, OURS, OURS))
+    })
+}
+
+fn remote_trial(
+    case: Arc<Case>,
+    side: Option<Result<Arc<RemoteSide>, String>>,
+    ours: Arc<OursSide<IsolateExecutor>>,
+    runtime: Arc<tokio::runtime::Runtime>,
+) -> Trial {
+    Trial::test(format!("{REMOTE}::{}", case.id), move || {
+        let side = match side {
+            Some(Ok(side)) => side,
+            Some(Err(message)) => {
+                return Err(Failed::from(format!("{REMOTE} could not start: {message}")));
+            }
+            None => return Err(Failed::from(format!("{REMOTE} was not started"))),
+        };
+        let cell = runtime.block_on(async {
+            let ours = ours.run(&case, &case.code).await;
+            remote_cell(&case, &side, &ours).await
+        });
+        verdict(&case, REMOTE, cell)
     })
 }
 

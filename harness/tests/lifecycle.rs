@@ -32,6 +32,17 @@ fn children(pid: u32) -> Vec<i32> {
         .collect()
 }
 
+/// Whether `pid` leads a process group (its pgid, the fifth field of /proc/PID/stat, is itself).
+fn leads_its_group(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let rest = stat.rsplit_once(')')?.1.to_string();
+            rest.split_whitespace().nth(2)?.parse::<i32>().ok()
+        })
+        == Some(pid)
+}
+
 #[test]
 fn sigint_mid_run_leaves_no_process_behind() {
     ensure_installed(&root()).expect("the reference toolchain installs");
@@ -50,10 +61,14 @@ fn sigint_mid_run_leaves_no_process_behind() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until wrangler runs (a child of the harness, leading its own process group).
+    // Wait until wrangler runs (a child of the harness, leading its own process group; a
+    // short-lived helper the harness runs first, such as `node --version`, leads none).
     let started = Instant::now();
     let groups = loop {
-        let kids = children(harness.id());
+        let kids: Vec<i32> = children(harness.id())
+            .into_iter()
+            .filter(|pid| leads_its_group(*pid))
+            .collect();
         if !kids.is_empty() && started.elapsed() > Duration::from_secs(2) {
             break kids;
         }

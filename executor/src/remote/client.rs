@@ -15,6 +15,7 @@ use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::contract::{self, PROTOCOL_VERSION};
+use super::outbound::OutboundTarget;
 use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
@@ -372,11 +373,6 @@ impl ClientInner {
 
 impl Executor for RemoteExecutor {
     async fn execute(&self, request: ExecuteRequest) -> Result<Outcome, Error> {
-        if matches!(request.outbound, Some(Outbound::Host(_))) {
-            return Err(Error::InvalidRequest(
-                "host-routed outbound (Outbound::Host) does not reach a remote executor yet: its handler would have to cross the socket as a stub, which this version does not send; use Outbound::Blocked or an IsolateExecutor".into(),
-            ));
-        }
         let inner = &self.inner;
         let live = inner.ensure_session().await?;
         let dispatch = match &request.dispatch {
@@ -386,12 +382,12 @@ impl Executor for RemoteExecutor {
             None => WireValue::Null,
         };
         // Outbound: the mode rides the request; the third argument is the host's outbound
-        // function for the mode "stub" (not yet in this crate), `null` otherwise.
-        let args = vec![
-            contract::request_to_wire(&request),
-            dispatch,
-            WireValue::Null,
-        ];
+        // handler for the mode "stub", `null` otherwise.
+        let outbound = match &request.outbound {
+            Some(Outbound::Host(handler)) => OutboundTarget::stub(handler.clone()),
+            _ => WireValue::Null,
+        };
+        let args = vec![contract::request_to_wire(&request), dispatch, outbound];
         live.start();
         let answer = live.session.call_main("execute", args).await;
         live.settle();
@@ -468,9 +464,15 @@ impl Target for DispatchTarget {
         };
         let future = self.dispatch.dispatch(call);
         Box::pin(async move {
-            let envelope = tokio::spawn(future).await.unwrap_or_else(|e| {
-                crate::protocol::Envelope::Error(format!("The tool call failed: {e}"))
-            });
+            // Polled here rather than spawned, so concurrent calls reach the host in the
+            // order they arrived; a panicking host function is still contained.
+            use futures::FutureExt;
+            let envelope = std::panic::AssertUnwindSafe(future)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| {
+                    crate::protocol::Envelope::Error("The tool call failed: it panicked".into())
+                });
             Ok::<_, WireValue>(WireValue::String(envelope.to_json()))
         })
     }

@@ -8,6 +8,7 @@ use crate::protocol::{
     ProviderDescriptor, RunError, Timeout,
 };
 
+use super::outbound::STUB_MODE;
 use super::wire::WireValue;
 
 /// The protocol version the daemon's `protocolVersion()` answers, compared by exact
@@ -23,17 +24,35 @@ pub const VALUE_TAG: &str = "__codemode_value_v1__";
 pub fn outbound_mode(outbound: &Outbound) -> &'static str {
     match outbound {
         // Host-routed outbound crosses as the mode "stub", with its function as `execute`'s
-        // third argument (the client refuses it until the handler crosses as a stub).
-        Outbound::Host(_) => "stub",
+        // third argument (see [`super::outbound`]).
+        Outbound::Host(_) => STUB_MODE,
         _ => "blocked",
+    }
+}
+
+/// The mode "stub" before the server attaches the function `execute` received: it fails
+/// every request, saying so (the server refuses a "stub" request without a function, so a
+/// run never meets it).
+struct AwaitingFunction;
+
+impl crate::protocol::OutboundHandler for AwaitingFunction {
+    fn fetch(
+        &self,
+        _: crate::protocol::OutboundRequest,
+    ) -> crate::protocol::BoxFuture<'static, Result<crate::protocol::OutboundResponse, String>>
+    {
+        Box::pin(async {
+            Err("the outbound mode \"stub\" came without the host's outbound function".into())
+        })
     }
 }
 
 fn outbound_from_mode(mode: &str) -> Result<Outbound, Error> {
     match mode {
         "blocked" => Ok(Outbound::Blocked),
+        STUB_MODE => Ok(Outbound::Host(std::sync::Arc::new(AwaitingFunction))),
         other => Err(Error::InvalidRequest(format!(
-            "the outbound mode \"{other}\" is not one this executor supports (\"blocked\")"
+            "the outbound mode \"{other}\" is not one this executor supports (\"blocked\" or \"stub\")"
         ))),
     }
 }

@@ -2,14 +2,17 @@
 //!
 //! [`RemoteExecutor::connect`] builds a native [`Executor`](crate::protocol::Executor) whose
 //! runs happen in an executor daemon elsewhere ([`ExecutorServer`], or the
-//! `codemode-executor serve` binary), while the host's dispatch stays in the host's process:
-//! it crosses the socket as a live stub and the daemon calls it back over the same socket.
+//! `codemode-executor serve` binary), while the host's dispatch (and its outbound handler)
+//! stay in the host's process: they cross the socket as live stubs and the daemon calls them
+//! back over the same socket.
 //! `CodemodeExecutor` over a `RemoteExecutor` behaves as over the executor the daemon serves.
 //!
 //! The remote layer knows the executor it serves only as an `Executor`. Modules:
 //! - [`wire`]: the Cap'n Web subset (messages, expressions, import and export tables, the
 //!   session loop over `tokio-tungstenite`);
 //! - [`contract`]: the request, the answer, values and error codes as they cross;
+//! - [`outbound`]: the host's outbound handler crossing as a stub, and its request and
+//!   response objects;
 //! - [`server`]: [`ExecutorServer`], its bounds and refusals;
 //! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection.
 //!
@@ -18,6 +21,7 @@
 
 pub mod client;
 pub mod contract;
+pub mod outbound;
 pub mod server;
 pub mod wire;
 

@@ -14,10 +14,13 @@ use tokio_tungstenite::tungstenite::http::StatusCode;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::contract::{self, PROTOCOL_VERSION};
+use super::outbound::RemoteOutbound;
 use super::wire::{CallError, RemoteStub, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
-use crate::protocol::{BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outcome, ToolCall};
+use crate::protocol::{
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, ToolCall,
+};
 
 /// How an [`ExecutorServer`] is bounded.
 #[derive(Debug, Clone)]
@@ -340,23 +343,41 @@ async fn execute(
             )));
         }
     };
-    match outbound_fn {
-        WireValue::Null | WireValue::Undefined => {}
-        WireValue::Stub(Stub::Remote(stub)) => {
-            stub.dispose();
+    let wants_function = matches!(request.outbound, Some(Outbound::Host(_)));
+    let outbound_stub = match outbound_fn {
+        WireValue::Null | WireValue::Undefined if wants_function => {
+            release(&stub);
+            return Err(Error::InvalidRequest(
+                "the outbound mode \"stub\" needs the host's outbound function as execute's third argument, and none was passed"
+                    .into(),
+            ));
+        }
+        WireValue::Null | WireValue::Undefined => None,
+        WireValue::Stub(Stub::Remote(outbound)) if wants_function => Some(outbound),
+        WireValue::Stub(Stub::Remote(outbound)) => {
+            outbound.dispose();
+            release(&stub);
             return Err(Error::InvalidRequest(
                 "an outbound function was passed, but the outbound mode \"blocked\" takes none"
                     .into(),
             ));
         }
         other => {
+            release(&stub);
             return Err(Error::InvalidRequest(format!(
                 "outbound must be a function or null, not {}",
                 other.describe()
             )));
         }
+    };
+    if let Some(outbound) = &outbound_stub {
+        request.outbound = Some(Outbound::Host(Arc::new(RemoteOutbound {
+            stub: outbound.clone(),
+        })));
     }
     if server.draining.load(Ordering::SeqCst) {
+        release(&stub);
+        release(&outbound_stub);
         return Err(Error::Coded {
             code: codes::SHUTTING_DOWN.into(),
             text: "The executor daemon is shutting down and accepts no new executions.".into(),
@@ -367,9 +388,8 @@ async fn execute(
     let max = server.options.max_concurrent_executions;
     if running.fetch_add(1, Ordering::SeqCst) >= max {
         running.fetch_sub(1, Ordering::SeqCst);
-        if let Some(stub) = &stub {
-            stub.dispose();
-        }
+        release(&stub);
+        release(&outbound_stub);
         return Err(Error::Coded {
             code: codes::TOO_MANY_EXECUTIONS.into(),
             text: format!(
@@ -385,13 +405,19 @@ async fn execute(
         .map(|stub| Arc::new(RemoteDispatch { stub }) as Arc<dyn Dispatch>);
     let outcome = server.executor.execute(request).await;
     // As a Cap'n Web server does when a method returns: the stubs it received are released.
-    if let Some(stub) = stub {
-        stub.dispose();
-    }
+    release(&stub);
+    release(&outbound_stub);
     running.fetch_sub(1, Ordering::SeqCst);
     server.running.fetch_sub(1, Ordering::SeqCst);
     server.settled.notify_waiters();
     Ok(contract::outcome_to_wire(&outcome?))
+}
+
+/// Releases a stub `execute` received, if any.
+fn release(stub: &Option<RemoteStub>) {
+    if let Some(stub) = stub {
+        stub.dispose();
+    }
 }
 
 /// The host's dispatch function, called back over the socket.
@@ -401,14 +427,15 @@ struct RemoteDispatch {
 
 impl Dispatch for RemoteDispatch {
     fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope> {
-        let stub = self.stub.clone();
+        // Sent now, not when the future is first polled: the executor may run each call's
+        // future on a task of its own, and the host must see calls in the program's order.
+        let answer = self.stub.call_now(vec![
+            WireValue::String(call.provider),
+            WireValue::String(call.tool),
+            WireValue::String(call.args_json),
+        ]);
         Box::pin(async move {
-            let args = vec![
-                WireValue::String(call.provider),
-                WireValue::String(call.tool),
-                WireValue::String(call.args_json),
-            ];
-            match stub.call(args).await {
+            match answer.await {
                 Ok(WireValue::String(json)) => {
                     Envelope::from_json(&json).unwrap_or_else(|e| Envelope::Error(e.0))
                 }

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub mod remote;
+
 /// The project root (the workspace, which holds cases/, reference-worker/ and wrangler/).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

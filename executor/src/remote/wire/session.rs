@@ -75,6 +75,8 @@ pub(crate) struct Shared {
     /// (a handle may be dropped while the lock is held, so dropping never locks).
     releases: mpsc::UnboundedSender<i64>,
     broken: watch::Sender<Option<String>>,
+    /// The peer's calls, in arrival order, to [`run_calls`].
+    calls: mpsc::UnboundedSender<BoxFuture<'static, ()>>,
 }
 
 struct State {
@@ -101,6 +103,8 @@ impl Session {
         let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
         let (releases, releases_rx) = mpsc::unbounded_channel();
         let (broken, _) = watch::channel(None);
+        let (calls, calls_rx) = mpsc::unbounded_channel();
+        tokio::spawn(run_calls(calls_rx));
         let shared = Arc::new_cyclic(|weak: &Weak<Shared>| Shared {
             state: Mutex::new(State {
                 tables: TableState::new(weak.clone(), main),
@@ -109,6 +113,7 @@ impl Session {
             outgoing,
             releases,
             broken,
+            calls,
         });
         let (sink, stream) = socket.split();
         tokio::spawn(write_loop(sink, outgoing_rx));
@@ -227,6 +232,25 @@ impl RemoteStub {
         call(&shared, self.inner.id, Vec::new(), args).await
     }
 
+    /// Calls the function the stub stands for, sending the call before returning: calls
+    /// started one after another reach the peer in that order, however their answers are
+    /// awaited.
+    pub fn call_now(
+        &self,
+        args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, CallError>> {
+        if self.inner.disposed.load(Ordering::SeqCst) {
+            return Box::pin(async { Err(CallError::Broken("The stub was disposed.".into())) });
+        }
+        let Some(shared) = self.inner.session.upgrade() else {
+            return Box::pin(async {
+                Err(CallError::Broken("The stub's session has ended.".into()))
+            });
+        };
+        let started = start_call(&shared, self.inner.id, Vec::new(), args);
+        Box::pin(async move { answer(&shared, started?).await })
+    }
+
     /// Releases the import now (every clone stops working).
     pub fn dispose(&self) {
         self.inner.release();
@@ -283,6 +307,17 @@ async fn call(
     path: Vec<String>,
     args: Vec<WireValue>,
 ) -> Result<WireValue, CallError> {
+    let rx = start_call(shared, target, path, args)?;
+    answer(shared, rx).await
+}
+
+/// Sends a call's `push` and `pull` now, and returns where its answer arrives.
+fn start_call(
+    shared: &Arc<Shared>,
+    target: i64,
+    path: Vec<String>,
+    args: Vec<WireValue>,
+) -> Result<oneshot::Receiver<Result<WireValue, CallError>>, CallError> {
     let rx = {
         let mut state = shared.state.lock().unwrap();
         if let Some(reason) = &state.broken {
@@ -301,6 +336,14 @@ async fn call(
         send(shared, &Message::Pull(id));
         rx
     };
+    Ok(rx)
+}
+
+/// A started call's answer, its promises settled.
+async fn answer(
+    shared: &Arc<Shared>,
+    rx: oneshot::Receiver<Result<WireValue, CallError>>,
+) -> Result<WireValue, CallError> {
     let value = match rx.await {
         Ok(answer) => answer?,
         Err(_) => return Err(CallError::Broken(broken_reason(shared))),
@@ -533,11 +576,11 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
                 },
             );
             drop(state);
-            let shared = shared.clone();
-            tokio::spawn(async move {
-                let result = run_push(&shared, call).await;
-                complete(&shared, id, result);
-            });
+            let session = shared.clone();
+            let _ = shared.calls.send(Box::pin(async move {
+                let result = run_push(&session, call).await;
+                complete(&session, id, result);
+            }));
         }
         Message::Pull(id) => match tables.exports.get_mut(&id) {
             Some(Export::Answer {
@@ -699,6 +742,24 @@ fn decode_push(expr: &Value, tables: &mut TableState) -> Result<PushCall, Expres
             "Reading the property {path:?} without calling it is not supported by this peer."
         )))),
     }
+}
+
+/// Runs the peer's calls concurrently, each first polled in the order it arrived: a host
+/// function sees concurrent tool calls in the order the program made them, as in process (a
+/// task per call would let the scheduler start the newest first).
+async fn run_calls(mut incoming: mpsc::UnboundedReceiver<BoxFuture<'static, ()>>) {
+    let mut running = futures::stream::FuturesUnordered::new();
+    loop {
+        tokio::select! {
+            biased;
+            call = incoming.recv() => match call {
+                Some(call) => running.push(call),
+                None => break,
+            },
+            Some(()) = running.next(), if !running.is_empty() => {}
+        }
+    }
+    while running.next().await.is_some() {}
 }
 
 async fn run_push(shared: &Arc<Shared>, call: PushCall) -> Result<WireValue, WireValue> {

@@ -11,7 +11,17 @@ use std::fmt;
 use std::sync::Arc;
 
 use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+/// Base64 as Cap'n Web writes it: the standard alphabet, padding omitted (npm `capnweb`
+/// strips it); read with or without padding.
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
 use serde_json::{Map, Number, Value};
 
 use super::session::RemoteStub;
@@ -229,7 +239,7 @@ pub fn encode(value: &WireValue, tables: &mut dyn Tables) -> Value {
             }],
         ),
         WireValue::Bytes { bytes, kind } => {
-            let mut parts = vec![Value::String(STANDARD.encode(bytes))];
+            let mut parts = vec![Value::String(BASE64.encode(bytes))];
             if let Some(kind) = kind {
                 parts.push(Value::String(kind.clone()));
             }
@@ -383,7 +393,7 @@ fn decode_array(
         },
         ("bytes", 2 | 3) => {
             let data = array[1].as_str().ok_or_else(bad)?;
-            let bytes = STANDARD
+            let bytes = BASE64
                 .decode(data)
                 .map_err(|_| ExpressionError("A bytes expression's data is not base64.".into()))?;
             let kind = match array.get(2) {

@@ -1,18 +1,21 @@
 //! The reference side: the real `DynamicWorkerExecutor` under `wrangler dev`, one process per
-//! column, called over HTTP on loopback.
+//! column, called over HTTP on loopback; or a copy of the reference worker deployed elsewhere
+//! (`reference@http://HOST:PORT`), which the harness calls and never starts or stops.
 
 pub mod bisect;
 mod budget;
 mod columns;
-mod process;
+mod deployed;
 pub mod releases;
 mod toolchain;
 mod wire;
+mod wrangler;
 
+pub use crate::sides::process::{group_alive, install_exit_guards, stop_all};
 pub use budget::{COLUMN_BYTES, column_concurrency, columns_that_fit, mem_available};
 pub use columns::{ReferenceColumn, UPSTREAM, discover, select};
-pub use process::{group_alive, install_exit_guards, stop_all};
-pub use toolchain::{Toolchain, ensure_installed, npm};
+pub use deployed::{DEPLOYED_PREFIX, deployed_column};
+pub use toolchain::{Toolchain, ensure_installed, install_from_lockfile, npm};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
@@ -26,7 +29,8 @@ use tokio::sync::{Mutex, RwLock, Semaphore};
 use crate::catalogue::Case;
 use crate::error::{Error, Result};
 use crate::outcome;
-use process::Wrangler;
+use crate::sides::process::Supervised;
+use wrangler::{Wrangler, port_taken};
 
 /// How many times a column is started when a port it was given turns out to be taken.
 const START_ATTEMPTS: u32 = 3;
@@ -67,8 +71,8 @@ pub const CRASHED_ON_THIS_CASE: &str = "the reference worker crashed on this cas
 pub struct ReferenceSide {
     pub column: ReferenceColumn,
     client: reqwest::Client,
-    toolchain: Toolchain,
-    persist: PathBuf,
+    /// The toolchain and persist directory a restart uses; `None` for a deployed worker.
+    local: Option<(Toolchain, PathBuf)>,
     /// The `COLUMN` var `/health` must name.
     expected: Option<String>,
     worker: Mutex<Worker>,
@@ -89,10 +93,31 @@ pub struct ReferenceSide {
     pgid: AtomicI32,
 }
 
-/// The current `wrangler dev` of a column and where it answers.
+/// The current `wrangler dev` of a column (`None` for a deployed worker) and where it answers.
 struct Worker {
-    process: Wrangler,
+    process: Option<Supervised>,
     base: String,
+}
+
+impl Worker {
+    /// `Some(status)` once the column's `wrangler dev` has exited (never for a deployed worker).
+    fn exited(&mut self) -> Option<String> {
+        self.process.as_mut().and_then(Supervised::exited)
+    }
+
+    /// The last lines the column's `wrangler dev` printed (nothing for a deployed worker).
+    fn output_tail(&self) -> String {
+        self.process
+            .as_ref()
+            .map(Supervised::output_tail)
+            .unwrap_or_default()
+    }
+
+    async fn stop(&mut self) {
+        if let Some(process) = self.process.as_mut() {
+            process.stop().await;
+        }
+    }
 }
 
 impl ReferenceSide {
@@ -127,12 +152,11 @@ impl ReferenceSide {
         )
         .await
         .map_err(fail)?;
-        let pgid = worker.process.pgid();
+        let pgid = worker.process.as_ref().map_or(0, Supervised::pgid);
         Ok(ReferenceSide {
             column,
             client,
-            toolchain: toolchain.clone(),
-            persist,
+            local: Some((toolchain.clone(), persist)),
             expected,
             worker: Mutex::new(worker),
             generation: AtomicU64::new(0),
@@ -147,6 +171,71 @@ impl ReferenceSide {
         })
     }
 
+    /// A reference worker deployed elsewhere (the repository's `reference-worker`, same wire
+    /// as the local one) at `base` (`http://HOST:PORT`), checked with its `/health` first.
+    /// Its `/health` names the release it runs when it was deployed with an older column's
+    /// configuration (`COLUMN = "0.5.2"`); otherwise the column keeps the release
+    /// [`deployed_column`] read from the repository's manifest. A deployed worker that stops
+    /// answering is waited for (as long as a local one is), never restarted.
+    pub async fn deployed(
+        mut column: ReferenceColumn,
+        base: &str,
+        concurrency: usize,
+    ) -> Result<Self> {
+        let fail = |message: String| Error::Reference {
+            column: column.name.clone(),
+            message,
+        };
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .map_err(|e| fail(e.to_string()))?;
+        let base = base.trim_end_matches('/').to_string();
+        let health = client
+            .get(format!("{base}/health"))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .map_err(|e| fail(format!("{base}/health did not answer: {e}")))?;
+        if !health.status().is_success() {
+            return Err(fail(format!(
+                "{base}/health answered {}: is it the repository's reference-worker?",
+                health.status()
+            )));
+        }
+        let named = health.json::<Value>().await.ok().and_then(|health| {
+            health
+                .get("column")
+                .and_then(Value::as_str)
+                .map(String::from)
+        });
+        if let Some(named) = &named
+            && semver::Version::parse(named).is_ok()
+        {
+            named.clone_into(&mut column.upstream);
+        }
+        let runtime_crashes = Arc::new(AtomicU64::new(0));
+        Ok(ReferenceSide {
+            column,
+            client,
+            local: None,
+            expected: named,
+            worker: Mutex::new(Worker {
+                process: None,
+                base,
+            }),
+            generation: AtomicU64::new(0),
+            runtime_crashes,
+            restarts: AtomicU32::new(0),
+            restart_limit: AtomicU32::new(RESTARTS),
+            recovered: AtomicU64::new(0),
+            alone: RwLock::new(()),
+            dead: OnceLock::new(),
+            permits: Semaphore::new(concurrency.max(1)),
+            pgid: AtomicI32::new(0),
+        })
+    }
+
     /// Sets how many times the worker may be recovered (default [`RESTARTS`]).
     pub fn limit_restarts(&self, limit: u32) {
         self.restart_limit.store(limit, Ordering::SeqCst);
@@ -157,7 +246,7 @@ impl ReferenceSide {
         self.restarts.load(Ordering::SeqCst)
     }
 
-    /// The process group of the column's current wrangler.
+    /// The process group of the column's current wrangler (0 for a deployed worker).
     pub fn pgid(&self) -> i32 {
         self.pgid.load(Ordering::SeqCst)
     }
@@ -246,7 +335,7 @@ impl ReferenceSide {
         }
         let base = {
             let mut worker = self.worker.lock().await;
-            if self.epoch() != epoch || worker.process.exited().is_some() {
+            if self.epoch() != epoch || worker.exited().is_some() {
                 return true;
             }
             worker.base.clone()
@@ -280,11 +369,11 @@ impl ReferenceSide {
         if self.recovered_since(epoch) {
             return Ok(String::new());
         }
-        let tail = last_lines(&worker.process.output_tail(), 8);
+        let tail = last_lines(&worker.output_tail(), 8);
         let limit = self.restart_limit.load(Ordering::SeqCst);
         let restarts = self.restarts.load(Ordering::SeqCst);
         if restarts >= limit {
-            worker.process.stop().await;
+            worker.stop().await;
             let message = format!(
                 "the reference worker crashed or stopped answering ({} time{}); the column is not restarted again (at most {limit} restart{}), so this case and every later one on {} did not run. Its last output:\n{tail}",
                 restarts + 1,
@@ -297,7 +386,7 @@ impl ReferenceSide {
         self.restarts.fetch_add(1, Ordering::SeqCst);
         // Wrangler's own restart of workerd, when it is still running.
         let waited = Instant::now();
-        while worker.process.exited().is_none() && waited.elapsed() < RECOVERY_TIMEOUT {
+        while worker.exited().is_none() && waited.elapsed() < RECOVERY_TIMEOUT {
             if answers(
                 &self.client,
                 &worker.base,
@@ -312,11 +401,20 @@ impl ReferenceSide {
             }
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
-        worker.process.stop().await;
+        worker.stop().await;
+        let Some((toolchain, persist)) = &self.local else {
+            let message = format!(
+                "the deployed reference worker at {} stopped answering its /health for {} s, so this case and every later one on {} did not run",
+                worker.base,
+                RECOVERY_TIMEOUT.as_secs(),
+                self.column.name
+            );
+            return Err(self.dead.get_or_init(|| message).clone());
+        };
         match launch(
-            &self.toolchain,
+            toolchain,
             &self.column,
-            &self.persist,
+            persist,
             &self.client,
             self.expected.as_deref(),
             &self.runtime_crashes,
@@ -324,7 +422,10 @@ impl ReferenceSide {
         .await
         {
             Ok(fresh) => {
-                self.pgid.store(fresh.process.pgid(), Ordering::SeqCst);
+                self.pgid.store(
+                    fresh.process.as_ref().map_or(0, Supervised::pgid),
+                    Ordering::SeqCst,
+                );
                 *worker = fresh;
                 self.generation.fetch_add(1, Ordering::SeqCst);
                 self.recovered.store(self.epoch(), Ordering::SeqCst);
@@ -361,9 +462,9 @@ impl ReferenceSide {
         .await
     }
 
-    /// Stops the column's process group.
+    /// Stops the column's process group (nothing for a deployed worker).
     pub async fn stop(&self) {
-        self.worker.lock().await.process.stop().await;
+        self.worker.lock().await.stop().await;
     }
 }
 
@@ -408,21 +509,23 @@ async fn launch(
     let mut attempts = 0;
     'start: loop {
         attempts += 1;
-        let mut wrangler = Wrangler::start(toolchain, &column.config, persist, crashes.clone())
-            .map_err(|e| {
-                format!(
-                    "could not start wrangler dev with {}: {e}",
-                    toolchain.node.display()
-                )
-            })?;
-        let base = format!("http://127.0.0.1:{}", wrangler.port);
+        let Wrangler {
+            process: mut wrangler,
+            port,
+        } = Wrangler::start(toolchain, &column.config, persist, crashes.clone()).map_err(|e| {
+            format!(
+                "could not start wrangler dev with {}: {e}",
+                toolchain.node.display()
+            )
+        })?;
+        let base = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
         loop {
             if let Some(status) = wrangler.exited() {
                 let output = wrangler.output_tail();
                 wrangler.stop().await;
                 // Another process took a port between the check and wrangler's bind.
-                if process::port_taken(&output) && attempts < START_ATTEMPTS {
+                if port_taken(&output) && attempts < START_ATTEMPTS {
                     continue 'start;
                 }
                 return Err(format!(
@@ -433,7 +536,7 @@ async fn launch(
             // otherwise pass for this one.
             if answers(client, &base, expected, Duration::from_secs(2)).await {
                 return Ok(Worker {
-                    process: wrangler,
+                    process: Some(wrangler),
                     base,
                 });
             }

@@ -43,24 +43,7 @@ impl Toolchain {
 /// install runs under a file lock.
 pub fn ensure_installed(root: &Path) -> Result<Toolchain> {
     let worker_dir = root.join("reference-worker");
-    let lockfile = worker_dir.join("package-lock.json");
-    if !lockfile.is_file() {
-        return Err(Error::Toolchain(format!(
-            "{} is missing",
-            lockfile.display()
-        )));
-    }
-    let lock =
-        File::create(worker_dir.join(".install.lock")).map_err(|e| Error::io(&worker_dir, e))?;
-    // SAFETY: flock on a descriptor we own; it is released when `lock` is dropped.
-    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
-    let marker = worker_dir.join("node_modules/.package-lock.json");
-    if modified(&marker) < modified(&lockfile) {
-        run_npm(
-            &worker_dir,
-            &["ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        )?;
-    }
+    install_from_lockfile(&worker_dir)?;
     let node = find_node(&worker_dir)?;
     Ok(Toolchain {
         root: root.to_path_buf(),
@@ -68,6 +51,27 @@ pub fn ensure_installed(root: &Path) -> Result<Toolchain> {
         worker_dir,
         node,
     })
+}
+
+/// Installs the npm package in `dir` from its `package-lock.json` (`npm ci`) when its
+/// `node_modules` is missing or older than the lockfile, under a file lock in `dir`, so that
+/// processes started side by side install once.
+pub fn install_from_lockfile(dir: &Path) -> Result<()> {
+    let lockfile = dir.join("package-lock.json");
+    if !lockfile.is_file() {
+        return Err(Error::Toolchain(format!(
+            "{} is missing",
+            lockfile.display()
+        )));
+    }
+    let lock = File::create(dir.join(".install.lock")).map_err(|e| Error::io(dir, e))?;
+    // SAFETY: flock on a descriptor we own; it is released when `lock` is dropped.
+    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+    let marker = dir.join("node_modules/.package-lock.json");
+    if modified(&marker) < modified(&lockfile) {
+        run_npm(dir, &["ci", "--no-audit", "--no-fund", "--loglevel=error"])?;
+    }
+    Ok(())
 }
 
 /// The npm the toolchain installs with: `$NPM`, or `npm` from the `PATH`.

@@ -1,9 +1,10 @@
-//! `wrangler dev` processes, each in a process group of its own, and the guarantee that none
-//! outlives the harness: every group is registered while it runs and stopped on a normal
-//! end, on an error, on a panic and on SIGINT/SIGTERM (see [`install_exit_guards`]).
+//! Child processes the harness starts (`wrangler dev`, the executor daemon), each in a process
+//! group of its own, and the guarantee that none outlives the harness: every group is
+//! registered while it runs and stopped on a normal end, on an error, on a panic and on
+//! SIGINT/SIGTERM (see [`install_exit_guards`]), and the kernel kills its leader if the harness
+//! dies without any cleanup (`PR_SET_PDEATHSIG`).
 
 use std::collections::VecDeque;
-use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -12,56 +13,49 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::toolchain::Toolchain;
-
-/// What wrangler prints when workerd died under it and it starts a new one.
-const RUNTIME_CRASHED: &str = "The Workers runtime crashed unexpectedly";
-
 /// Process groups started by this process and not yet stopped.
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
-/// A running `wrangler dev`.
-pub struct Wrangler {
+/// Counts a supervised process's output lines that contain `needle`.
+#[derive(Clone)]
+pub struct LineCounter {
+    pub needle: &'static str,
+    pub count: Arc<AtomicU64>,
+}
+
+/// How many of a process's last output lines are kept.
+const TAIL_LINES: usize = 60;
+
+/// A running child process leading a process group of its own, its output (stdout and
+/// stderr, interleaved as read) kept as a tail of lines.
+pub struct Supervised {
     child: Child,
     pgid: i32,
-    pub port: u16,
     output: Arc<Mutex<VecDeque<String>>>,
 }
 
-impl Wrangler {
-    /// Starts `wrangler dev` for one config on free loopback ports, with its own persist
-    /// directory, in a new process group. `crashes` counts the times wrangler reports that
-    /// its workerd crashed (wrangler then starts a new one by itself).
-    pub fn start(
-        toolchain: &Toolchain,
-        config: &Path,
-        persist: &Path,
-        crashes: Arc<AtomicU64>,
-    ) -> std::io::Result<Wrangler> {
-        let port = free_port()?;
-        let inspector = free_port()?;
-        let mut command = Command::new(&toolchain.node);
+impl Supervised {
+    /// Spawns `command` (stdin closed, stdout and stderr captured) as the leader of a new
+    /// process group, registered for [`stop_all`], with the kernel told to SIGKILL it if the
+    /// harness dies without cleaning up.
+    pub fn spawn(command: Command) -> std::io::Result<Supervised> {
+        Supervised::spawn_counting(command, None)
+    }
+
+    /// [`Supervised::spawn`], counting in `counter` the output lines that contain its needle
+    /// (wrangler's line saying workerd crashed under it).
+    pub fn spawn_counting(
+        mut command: Command,
+        counter: Option<LineCounter>,
+    ) -> std::io::Result<Supervised> {
         command
-            .arg(&toolchain.wrangler)
-            .arg("dev")
-            .arg("--config")
-            .arg(config)
-            .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--inspector-port", &inspector.to_string()])
-            .arg("--persist-to")
-            .arg(persist)
-            .arg("--show-interactive-dev-session=false")
-            .current_dir(&toolchain.worker_dir)
-            .env("CI", "true")
-            .env("WRANGLER_SEND_METRICS", "false")
-            .env("NODE_PATH", toolchain.node_modules())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        // SAFETY: prctl is async-signal-safe; it asks the kernel to kill wrangler's node if
-        // the harness dies without running any cleanup (SIGKILL).
+        // SAFETY: prctl is async-signal-safe; it asks the kernel to kill the child if the
+        // harness dies without running any cleanup (SIGKILL).
         unsafe {
             command.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
@@ -83,33 +77,40 @@ impl Wrangler {
         .flatten()
         {
             let output = output.clone();
-            let crashes = crashes.clone();
+            let counter = counter.clone();
             tokio::spawn(async move {
                 let mut lines = BufReader::new(stream).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
-                    if line.contains(RUNTIME_CRASHED) {
-                        crashes.fetch_add(1, Ordering::SeqCst);
+                    if let Some(counter) = &counter
+                        && line.contains(counter.needle)
+                    {
+                        counter.count.fetch_add(1, Ordering::SeqCst);
                     }
                     let mut buffer = output.lock().unwrap_or_else(|e| e.into_inner());
-                    if buffer.len() == 60 {
+                    if buffer.len() == TAIL_LINES {
                         buffer.pop_front();
                     }
                     buffer.push_back(line);
                 }
             });
         }
-        Ok(Wrangler {
+        Ok(Supervised {
             child,
             pgid,
-            port,
             output,
         })
     }
 
-    /// The last lines wrangler printed.
+    /// The last lines the process printed.
     pub fn output_tail(&self) -> String {
         let buffer = self.output.lock().unwrap_or_else(|e| e.into_inner());
         buffer.iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+
+    /// The first kept output line for which `pick` answers something.
+    pub fn find_line<T>(&self, pick: impl Fn(&str) -> Option<T>) -> Option<T> {
+        let buffer = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        buffer.iter().find_map(|line| pick(line))
     }
 
     /// `Some(status)` once the process has exited.
@@ -134,7 +135,7 @@ impl Wrangler {
     }
 }
 
-impl Drop for Wrangler {
+impl Drop for Supervised {
     fn drop(&mut self) {
         if group_alive(self.pgid) {
             stop_group(self.pgid, Duration::from_secs(5));
@@ -143,15 +144,14 @@ impl Drop for Wrangler {
     }
 }
 
-/// Ports the harness hands to wrangler: below the kernel's usual ephemeral range (32768 and
+/// Ports the harness hands to the processes it starts: below the kernel's usual ephemeral range (32768 and
 /// up), so the loopback ports other processes (and every wrangler's own five unpinned ones)
 /// get from the kernel cannot take them between this check and wrangler's bind.
 const PORTS: std::ops::Range<u16> = 20000..32000;
 
 /// A port in [`PORTS`] that is free now, picked at random so that harness processes started
 /// side by side do not try the same ones.
-fn free_port() -> std::io::Result<u16> {
-    use std::sync::atomic::{AtomicU64, Ordering};
+pub fn free_port() -> std::io::Result<u16> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let span = u64::from(PORTS.end - PORTS.start);
     let seed = std::time::SystemTime::now()
@@ -171,12 +171,6 @@ fn free_port() -> std::io::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
-}
-
-/// Whether wrangler gave up because a port was taken after all (then a retry on other ports
-/// succeeds).
-pub fn port_taken(output: &str) -> bool {
-    output.contains("Address already in use")
 }
 
 fn register(pgid: i32) {
@@ -276,7 +270,7 @@ pub fn install_exit_guards(on_panic: bool) {
             _ = int.recv() => 130,
             _ = term.recv() => 143,
         };
-        eprintln!("\ninterrupted: stopping the reference workers");
+        eprintln!("\ninterrupted: stopping the processes the harness started");
         stop_all();
         std::process::exit(code);
     });

@@ -1,0 +1,219 @@
+//! The remote executor's cost, in one run: `CodemodeExecutor` over `RemoteExecutor` (a daemon
+//! on loopback, started from this workspace's binary) against `CodemodeExecutor` over an
+//! in-process `IsolateExecutor`, and against the newest reference column (the real
+//! `DynamicWorkerExecutor` under `wrangler dev`), interleaved round by round so that all three
+//! see the same machine. Three workloads: a trivial program, one tool call (which crosses the
+//! socket back to the host and returns), and 64 concurrent one-tool-call runs. Prints the
+//! median and p99 of each, the remote overhead per execution, and how much faster than the
+//! reference the remote executor is. Goals: overhead under 1 ms, at least 10× the reference.
+//!
+//! Run with `cargo bench -p codemode-compat --bench remote`. It builds the daemon (release),
+//! installs the reference toolchain if needed, and stops every process it started.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode_compat::catalogue::load_dirs;
+use codemode_compat::sides::reference::{
+    ReferenceSide, discover, ensure_installed, install_exit_guards,
+};
+use codemode_compat::sides::remote::daemon::{self, Daemon};
+use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, ToolFn, Tools};
+use codemode_executor::isolate::IsolateExecutor;
+use codemode_executor::protocol::{Executor, JsValue};
+use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
+
+/// Sequential rounds; each runs the reference once and each of ours `PER_ROUND` times.
+const ROUNDS: usize = 150;
+const PER_ROUND: usize = 5;
+/// Rounds of the concurrent workload; each runs one batch on each of ours.
+const BATCH_ROUNDS: usize = 30;
+const BATCH: usize = 64;
+const WARMUP: usize = 10;
+
+const CATALOGUE: &str = r#"
+- id: bench/trivial
+  code: async () => 1 + 1
+  expect:
+    result: 2
+- id: bench/one-tool-call
+  code: async () => await codemode.echo(1)
+  providers:
+    - name: codemode
+      tools:
+        echo: {returns: 1}
+  expect:
+    result: 1
+"#;
+
+fn tools() -> Tools {
+    let echo: ToolFn = Arc::new(|_args| Box::pin(async { Ok(JsValue::Number(1.0)) }));
+    Tools::Providers(vec![Provider::new("codemode").tool("echo", echo)])
+}
+
+/// Median and p99 of a sample.
+struct Figures {
+    median: Duration,
+    p99: Duration,
+}
+
+fn figures(mut samples: Vec<Duration>) -> Figures {
+    samples.sort();
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    Figures {
+        median: at(0.5),
+        p99: at(0.99),
+    }
+}
+
+fn show(label: &str, f: &Figures) {
+    println!(
+        "  {label:<34} median {:>10.1?}   p99 {:>10.1?}",
+        f.median, f.p99
+    );
+}
+
+async fn one<N: Executor>(executor: &CodemodeExecutor<N>, code: &str) -> Duration {
+    let started = Instant::now();
+    let result = executor
+        .execute(code, tools(), ExecuteOptions::default())
+        .await
+        .expect("runs");
+    let elapsed = started.elapsed();
+    assert_eq!(result.error, None);
+    elapsed
+}
+
+/// One batch of `BATCH` concurrent runs: each run's latency, and the batch's wall time.
+async fn batch<N: Executor>(
+    executor: &CodemodeExecutor<N>,
+    code: &str,
+) -> (Vec<Duration>, Duration) {
+    let started = Instant::now();
+    let latencies = futures::future::join_all((0..BATCH).map(|_| one(executor, code))).await;
+    (latencies, started.elapsed())
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let _guard = runtime.enter();
+    install_exit_guards(false);
+
+    let scratch = std::env::temp_dir().join(format!("remote-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("a scratch directory");
+    std::fs::write(scratch.join("bench.yaml"), CATALOGUE).expect("the bench catalogue");
+    let catalogue = load_dirs(std::slice::from_ref(&scratch)).expect("the bench catalogue loads");
+
+    let binary = daemon::locate().expect("the daemon binary");
+    let token = daemon::fresh_token().expect("a token");
+    let mut daemon = runtime
+        .block_on(Daemon::start(
+            &binary,
+            "127.0.0.1:0",
+            &token,
+            &["--max-concurrent".into(), "128".into()],
+        ))
+        .expect("the daemon starts");
+    let remote = runtime
+        .block_on(RemoteExecutor::connect(
+            &daemon.url,
+            ConnectOptions {
+                headers: vec![("Authorization".into(), format!("Bearer {token}"))],
+                ..ConnectOptions::default()
+            },
+        ))
+        .expect("connects to the daemon");
+    let remote = CodemodeExecutor::new(remote);
+    let local = CodemodeExecutor::new(IsolateExecutor::default());
+
+    let toolchain = ensure_installed(&root).expect("the reference toolchain");
+    let column = discover(&toolchain)
+        .expect("reference columns")
+        .into_iter()
+        .max_by_key(|column| column.version())
+        .expect("at least one reference column");
+    let side = runtime
+        .block_on(ReferenceSide::start(
+            &toolchain,
+            column,
+            &scratch.join("state"),
+            1,
+        ))
+        .expect("the reference column starts");
+    println!("daemon: {} ({})", daemon.url, binary.display());
+    println!("reference column: {}", side.column.name);
+
+    for case in &catalogue.cases {
+        let code = case.code.as_str();
+        let (mut reference, mut in_process, mut over_wire) = (vec![], vec![], vec![]);
+        runtime.block_on(async {
+            for round in 0..ROUNDS + WARMUP {
+                let started = Instant::now();
+                let outcome = side.run(case, code).await.expect("the reference runs");
+                let elapsed = started.elapsed();
+                assert!(outcome["error"].is_null(), "{outcome}");
+                let mut ours = Vec::new();
+                for _ in 0..PER_ROUND {
+                    ours.push(one(&local, code).await);
+                }
+                let mut theirs = Vec::new();
+                for _ in 0..PER_ROUND {
+                    theirs.push(one(&remote, code).await);
+                }
+                if round >= WARMUP {
+                    reference.push(elapsed);
+                    in_process.extend(ours);
+                    over_wire.extend(theirs);
+                }
+            }
+        });
+        let (reference, in_process, over_wire) =
+            (figures(reference), figures(in_process), figures(over_wire));
+        println!("{}", case.id);
+        show("reference (wrangler dev, HTTP)", &reference);
+        show("in-process (IsolateExecutor)", &in_process);
+        show("remote (daemon on loopback)", &over_wire);
+        println!(
+            "  remote overhead per execution      median {:>10.1?}   ({:.0}x faster than the reference)",
+            over_wire.median.saturating_sub(in_process.median),
+            reference.median.as_secs_f64() / over_wire.median.as_secs_f64()
+        );
+    }
+
+    let code = "async () => await codemode.echo(1)";
+    let (mut in_process, mut over_wire) = (vec![], vec![]);
+    let (mut in_process_walls, mut over_wire_walls) = (vec![], vec![]);
+    runtime.block_on(async {
+        for round in 0..BATCH_ROUNDS + 3 {
+            let (latencies, wall) = batch(&local, code).await;
+            let (remote_latencies, remote_wall) = batch(&remote, code).await;
+            if round >= 3 {
+                in_process.extend(latencies);
+                in_process_walls.push(wall);
+                over_wire.extend(remote_latencies);
+                over_wire_walls.push(remote_wall);
+            }
+        }
+    });
+    let per_run = |walls: Vec<Duration>| figures(walls).median / BATCH as u32;
+    let (local_per_run, remote_per_run) = (per_run(in_process_walls), per_run(over_wire_walls));
+    println!("bench/{BATCH}-concurrent one-tool-call runs (latency of each run in a batch)");
+    show("in-process (IsolateExecutor)", &figures(in_process));
+    show("remote (daemon on loopback)", &figures(over_wire));
+    println!(
+        "  wall time per run                  in-process {local_per_run:>8.1?}   remote {remote_per_run:>8.1?}   overhead {:>8.1?}",
+        remote_per_run.saturating_sub(local_per_run)
+    );
+
+    runtime.block_on(side.stop());
+    runtime.block_on(remote.dispose());
+    runtime.block_on(local.dispose());
+    runtime.block_on(daemon.stop());
+    let _ = std::fs::remove_dir_all(&scratch);
+}

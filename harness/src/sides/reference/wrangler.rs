@@ -1,0 +1,66 @@
+//! One `wrangler dev` process for a column, on free loopback ports, supervised like every
+//! process the harness starts ([`crate::sides::process`]).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use tokio::process::Command;
+
+use super::toolchain::Toolchain;
+use crate::sides::process::{LineCounter, Supervised, free_port};
+
+/// What wrangler prints when workerd died under it and it starts a new one.
+const RUNTIME_CRASHED: &str = "The Workers runtime crashed unexpectedly";
+
+/// A running `wrangler dev`.
+pub struct Wrangler {
+    pub process: Supervised,
+    pub port: u16,
+}
+
+impl Wrangler {
+    /// Starts `wrangler dev` for one config on free loopback ports, with its own persist
+    /// directory, in a new process group. `crashes` counts the times wrangler reports that
+    /// its workerd crashed (wrangler then starts a new one by itself).
+    pub fn start(
+        toolchain: &Toolchain,
+        config: &Path,
+        persist: &Path,
+        crashes: Arc<AtomicU64>,
+    ) -> std::io::Result<Wrangler> {
+        let port = free_port()?;
+        let inspector = free_port()?;
+        let mut command = Command::new(&toolchain.node);
+        command
+            .arg(&toolchain.wrangler)
+            .arg("dev")
+            .arg("--config")
+            .arg(config)
+            .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--inspector-port", &inspector.to_string()])
+            .arg("--persist-to")
+            .arg(persist)
+            .arg("--show-interactive-dev-session=false")
+            .current_dir(&toolchain.worker_dir)
+            .env("CI", "true")
+            .env("WRANGLER_SEND_METRICS", "false")
+            .env("NODE_PATH", toolchain.node_modules());
+        Ok(Wrangler {
+            process: Supervised::spawn_counting(
+                command,
+                Some(LineCounter {
+                    needle: RUNTIME_CRASHED,
+                    count: crashes,
+                }),
+            )?,
+            port,
+        })
+    }
+}
+
+/// Whether wrangler gave up because a port was taken after all (then a retry on other ports
+/// succeeds).
+pub fn port_taken(output: &str) -> bool {
+    output.contains("Address already in use")
+}
