@@ -53,24 +53,28 @@ impl Envelope {
     /// `String()` renders it, as the sandbox's `new Error(data.error)` would; otherwise the
     /// `result` (absent: `undefined`) after the codec's decoding.
     pub fn from_json(text: &str) -> Result<Envelope, CodecError> {
-        let json: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| CodecError(format!("The envelope is not JSON: {e}")))?;
-        let serde_json::Value::Object(map) = json else {
+        // The codec's own reader: a lone surrogate escape (`"\ud83d"`) in a result or an
+        // error reads as that code unit (serde_json refuses it).
+        let envelope = decode_codec_json(text)
+            .map_err(|e| CodecError(format!("The envelope is not JSON: {}", e.0)))?;
+        let JsValue::Object(entries) = envelope else {
             return Err(CodecError(format!(
                 "The envelope is not a JSON object: {text}"
             )));
         };
-        match map.get("error") {
-            Some(serde_json::Value::String(error)) => return Ok(Envelope::Error(error.clone())),
-            Some(other) if JsValue::from_json(other).is_truthy() => {
-                return Ok(Envelope::Error(JsValue::from_json(other).to_js_string()));
+        let field = |key: &str| entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        match field("error") {
+            Some(JsValue::String(error)) => {
+                return Ok(Envelope::Error(error.to_text().into_owned()));
+            }
+            Some(other) if other.is_truthy() => {
+                return Ok(Envelope::Error(other.to_js_string()));
             }
             _ => {}
         }
-        match map.get("result") {
-            None => Ok(Envelope::Result(JsValue::Undefined)),
-            Some(result) => Ok(Envelope::Result(decode_codec_json(&result.to_string())?)),
-        }
+        Ok(Envelope::Result(
+            field("result").cloned().unwrap_or(JsValue::Undefined),
+        ))
     }
 }
 
