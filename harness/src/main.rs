@@ -19,6 +19,7 @@ use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
     ReferenceColumn, ReferenceSide, discover, ensure_installed, install_exit_guards, select,
 };
+use codemode_compat::test262;
 use codemode_compat::{Error, Result};
 use codemode_executor::isolate::IsolateExecutor;
 use serde_json::Value;
@@ -153,6 +154,33 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         recorded: Option<PathBuf>,
     },
+    /// Run tests of the ECMAScript conformance suite (a tc39/test262 checkout) on the columns
+    /// and report per directory how many the reference passes and how many of those ours
+    /// passes (see the README, section test262).
+    Test262 {
+        /// The test262 checkout's root (holds harness/ and test/).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Run only tests whose path under test/ matches (repeatable): `*` within a segment,
+        /// `**` across segments; a directory matches every test below it.
+        #[arg(long = "filter", value_name = "GLOB")]
+        filters: Vec<String>,
+        /// Run N of each filter's runnable tests, drawn with --seed.
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// The sampling seed: the same seed runs the same tests.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Columns, as for matrix; the first reference column decides what passes.
+        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
+        columns: Vec<String>,
+        /// Where test262.json and test262.txt go.
+        #[arg(long, default_value = "results/test262")]
+        out: PathBuf,
+        /// How many tests run at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+    },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
     Merge {
@@ -266,6 +294,29 @@ fn main() -> ExitCode {
                 };
                 let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
                 explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
+                    .await?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Test262 {
+                dir,
+                filters,
+                sample,
+                seed,
+                columns,
+                out,
+                concurrency,
+            } => {
+                // The suite and the filters are checked before any column is set up.
+                let request = test262::cli::request(
+                    absolute(dir)?,
+                    &filters,
+                    sample,
+                    seed,
+                    concurrency,
+                    &columns,
+                )?;
+                let (ours, references, toolchain) = plan_columns(&root, &columns).await?;
+                test262::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
                     .await?;
                 Ok(ExitCode::SUCCESS)
             }
