@@ -44,13 +44,17 @@
     [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
     [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],
   ];
+  const localeCompare = function localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); };
+  // The lengths V8 gives them (test262 checks them): 1 here, 0 for the toLocale… methods.
+  define(localeCompare, "length", { value: 1 });
   define(String.prototype, "localeCompare", {
-    value: function localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); },
+    value: localeCompare,
     writable: true, configurable: true, enumerable: false,
   });
   for (const [proto, key, method] of hooks) {
     const fn = locale(method);
     define(fn, "name", { value: key });
+    define(fn, "length", { value: 0 });
     define(proto, key, { value: fn, writable: true, configurable: true, enumerable: false });
   }
   define(globalThis, Symbol.toStringTag, {
