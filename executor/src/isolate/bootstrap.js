@@ -320,6 +320,11 @@
       if (arguments.length > 0) return refuseCodegen();
       const empty = function anonymous() {};
       generatedEmpty.add(empty);
+      // A subclass (`class F extends Function`) gets its instances, as V8 makes them.
+      if (new.target !== undefined && new.target !== refused) {
+        const proto = new.target.prototype;
+        if (proto !== null && (typeof proto === "object" || typeof proto === "function")) Object.setPrototypeOf(empty, proto);
+      }
       return empty;
     };
     Object.defineProperty(refused, "name", { value: original.name });

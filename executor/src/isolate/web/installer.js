@@ -34,9 +34,10 @@
     }
   }
   // Locale methods reach Intl only when called.
-  const locale = (method) => function (locales, options) {
-    return use("intl")[method](this, locales, options);
-  };
+  // Method definitions, as V8's built-ins are: no `prototype`, not constructors.
+  const locale = (method) => ({
+    hook(locales, options) { return use("intl")[method](this, locales, options); },
+  }).hook;
   const hooks = [
     [Number.prototype, "toLocaleString", "numberToLocaleString"],
     [BigInt.prototype, "toLocaleString", "numberToLocaleString"],
@@ -44,7 +45,9 @@
     [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
     [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],
   ];
-  const localeCompare = function localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); };
+  const localeCompare = {
+    localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); },
+  }.localeCompare;
   // The lengths V8 gives them (test262 checks them): 1 here, 0 for the toLocale… methods.
   define(localeCompare, "length", { value: 1 });
   define(String.prototype, "localeCompare", {
