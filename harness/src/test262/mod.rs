@@ -28,9 +28,9 @@ use serde_json::Value;
 
 use crate::catalogue::{Case, CaseOptions, CaseTools, Expect};
 use crate::error::{Error, Result};
-use crate::explore::run::{Columns, LiveColumn, observe};
+use crate::explore::run::{Columns, observe, start_columns};
 use crate::sides::ours::OursSide;
-use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
+use crate::sides::reference::{ReferenceColumn, Toolchain};
 use report::{ColumnVerdict, Report, TestResult};
 use select::{Filter, Sample, Selection};
 
@@ -131,39 +131,11 @@ pub async fn command<N: Executor + 'static>(
         )));
     }
     let state = root.join("reference-worker/.wrangler-state/test262");
-    let mut sides = Vec::new();
-    let mut failure = None;
-    if let Some(toolchain) = toolchain {
-        let started =
-            futures::future::join_all(
-                references.into_iter().map(|column| {
-                    let state = state.clone();
-                    async move {
-                        ReferenceSide::start(toolchain, column, &state, REFERENCE_PERMITS).await
-                    }
-                }),
-            )
-            .await;
-        for side in started {
-            match side {
-                Ok(side) => sides.push(LiveColumn::new(
-                    side,
-                    toolchain,
-                    state.clone(),
-                    REFERENCE_PERMITS,
-                )),
-                Err(error) => failure = failure.or(Some(error)),
-            }
-        }
-    }
-    let columns = Columns {
-        references: sides,
-        ours,
+    let references = match toolchain {
+        Some(toolchain) => start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?,
+        None => Vec::new(),
     };
-    if let Some(error) = failure {
-        columns.stop().await;
-        return Err(error);
-    }
+    let columns = Columns { references, ours };
     if columns.names().is_empty() {
         return Err(Error::Usage("test262 needs at least one column".into()));
     }
