@@ -21,6 +21,7 @@ use codemode_compat::sides::reference::{
     install_exit_guards, select,
 };
 use codemode_compat::sides::remote::{RemoteColumn, RemoteSide};
+use codemode_compat::test262;
 use codemode_compat::{Error, Result};
 use codemode_executor::isolate::IsolateExecutor;
 use serde_json::Value;
@@ -163,6 +164,33 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         recorded: Option<PathBuf>,
     },
+    /// Run tests of the ECMAScript conformance suite (a tc39/test262 checkout) on the columns
+    /// and report per directory how many the reference passes and how many of those ours
+    /// passes (see the README, section test262).
+    Test262 {
+        /// The test262 checkout's root (holds harness/ and test/).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Run only tests whose path under test/ matches (repeatable): `*` within a segment,
+        /// `**` across segments; a directory matches every test below it.
+        #[arg(long = "filter", value_name = "GLOB")]
+        filters: Vec<String>,
+        /// Run N of each filter's runnable tests, drawn with --seed.
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// The sampling seed: the same seed runs the same tests.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Columns, as for matrix; the first reference column decides what passes.
+        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
+        columns: Vec<String>,
+        /// Where test262.json and test262.txt go.
+        #[arg(long, default_value = "results/test262")]
+        out: PathBuf,
+        /// How many tests run at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+    },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
     Merge {
@@ -279,19 +307,33 @@ fn main() -> ExitCode {
                     Some(_) => vec![OURS.to_string()],
                     None => columns,
                 };
-                let Plan {
-                    ours,
-                    extra,
-                    columns: references,
-                    toolchain,
-                } = plan_columns(&root, &columns, None).await?;
-                if let Some(column) = extra.first() {
-                    return Err(Error::Usage(format!(
-                        "explore runs on ours and the local reference columns; the column {} is not one of them",
-                        column.name()
-                    )));
-                }
+                let (ours, references, toolchain) =
+                    local_columns(&root, &columns, "explore").await?;
                 explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
+                    .await?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Test262 {
+                dir,
+                filters,
+                sample,
+                seed,
+                columns,
+                out,
+                concurrency,
+            } => {
+                // The suite and the filters are checked before any column is set up.
+                let request = test262::cli::request(
+                    absolute(dir)?,
+                    &filters,
+                    sample,
+                    seed,
+                    concurrency,
+                    &columns,
+                )?;
+                let (ours, references, toolchain) =
+                    local_columns(&root, &columns, "test262").await?;
+                test262::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
                     .await?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -404,6 +446,36 @@ async fn plan_columns(root: &Path, wanted: &[String], token_file: Option<&Path>)
         columns,
         toolchain: Some(toolchain),
     })
+}
+
+/// Ours and the local reference columns `wanted` names, for the commands that run only those
+/// (`explore`, `test262`): empty is ours and every configured reference column; a remote or
+/// deployed column is refused with a sentence naming the command.
+async fn local_columns(
+    root: &Path,
+    wanted: &[String],
+    command: &str,
+) -> Result<(
+    bool,
+    Vec<ReferenceColumn>,
+    Option<codemode_compat::sides::reference::Toolchain>,
+)> {
+    let Plan {
+        ours,
+        extra,
+        columns,
+        toolchain,
+    } = plan_columns(root, wanted, None).await?;
+    // An empty `--columns` adds the remote column for matrix; these commands leave it out.
+    if !wanted.is_empty()
+        && let Some(column) = extra.first()
+    {
+        return Err(Error::Usage(format!(
+            "{command} runs on ours and the local reference columns; the column {} is not one of them",
+            column.name()
+        )));
+    }
+    Ok((ours, columns, toolchain))
 }
 
 /// `--column-concurrency`, or what the memory budget allows.

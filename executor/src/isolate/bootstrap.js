@@ -303,17 +303,30 @@
   const refuseCodegen = () => {
     throw new EvalError("Code generation from strings disallowed for this context");
   };
+  // V8 refuses any argument but undefined (a number too), and makes `Function()` without
+  // arguments (no source to compile) an empty `anonymous` function; measured on workerd.
   const evaluators = {
     eval(source) {
-      if (typeof source !== "string") return source;
+      if (source === undefined) return undefined;
       return refuseCodegen();
     },
   };
+  const generatedEmpty = new WeakSet();
   Object.defineProperty(globalThis, "eval", { value: evaluators.eval, writable: true, configurable: true, enumerable: false });
   for (const proto of [Function.prototype, getPrototypeOf(async function () {}),
     getPrototypeOf(function* () {}), getPrototypeOf(async function* () {})]) {
     const original = proto.constructor;
-    const refused = function () { return refuseCodegen(); };
+    const refused = original !== Function ? function () { return refuseCodegen(); } : function () {
+      if (arguments.length > 0) return refuseCodegen();
+      const empty = function anonymous() {};
+      generatedEmpty.add(empty);
+      // A subclass (`class F extends Function`) gets its instances, as V8 makes them.
+      if (new.target !== undefined && new.target !== refused) {
+        const proto = new.target.prototype;
+        if (proto !== null && (typeof proto === "object" || typeof proto === "function")) Object.setPrototypeOf(empty, proto);
+      }
+      return empty;
+    };
     Object.defineProperty(refused, "name", { value: original.name });
     Object.defineProperty(refused, "length", { value: 1 });
     Object.defineProperty(refused, "prototype", { value: proto });
@@ -385,6 +398,7 @@
   const quickjsNative = /^function (.*)\(\) \{\n {4}\[native code\]\n\}$/;
   const functionText = {
     toString() {
+      if (generatedEmpty.has(this)) return "function anonymous(\n) {\n\n}";
       if (standIns.has(this)) return `function ${standIns.get(this)}() { [native code] }`;
       const text = functionToString.call(this);
       const native = quickjsNative.exec(text);

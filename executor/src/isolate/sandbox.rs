@@ -25,6 +25,9 @@ use crate::Error;
 
 static BOOTSTRAP: InternalScript =
     InternalScript::stripped("bootstrap", include_str!("bootstrap.js"));
+/// Removes the built-in members QuickJS has and the reference's V8 lacks.
+static INTRINSICS: InternalScript =
+    InternalScript::stripped("intrinsics", include_str!("intrinsics.js"));
 
 /// QuickJS's own initial collection threshold.
 const DEFAULT_GC_THRESHOLD: usize = 256 << 10;
@@ -94,7 +97,8 @@ impl Sandbox {
     }
 }
 
-/// Runs `bootstrap.js` with the host functions, installs the Web globals and keeps the
+/// Runs `bootstrap.js` with the host functions, removes the built-in members the reference
+/// lacks (`intrinsics.js`), installs the Web globals and keeps the
 /// internal object out of the program's reach.
 fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let no_modules = Default::default();
@@ -107,6 +111,12 @@ fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let host_fns = host_object(ctx, host).catch(ctx).map_err(fail)?;
     let internal: Object = setup.call((host_fns,)).catch(ctx).map_err(fail)?;
     let outbound: Object = internal.get("outbound").catch(ctx).map_err(fail)?;
+    INTRINSICS
+        .evaluate(ctx)
+        .and_then(|value| value.get::<Function>())
+        .and_then(|align| align.call::<_, ()>(()))
+        .catch(ctx)
+        .map_err(fail)?;
     super::web::install(ctx, Some(outbound))
         .catch(ctx)
         .map_err(fail)?;

@@ -32,10 +32,10 @@ use serde_json::Value;
 use crate::catalogue::{Case, CaseTools, Expect};
 use crate::error::{Error, Result};
 use crate::sides::ours::OursSide;
-use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
+use crate::sides::reference::{ReferenceColumn, Toolchain};
 use expand::Program;
 use generator::Generator;
-use run::{Columns, LiveColumn, Outcomes};
+use run::{Columns, Outcomes};
 use tally::Tally;
 
 /// How many requests each reference column serves at once (as in the matrix).
@@ -180,38 +180,10 @@ pub async fn command<N: Executor + 'static>(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Exploration, Written)> {
     let state = root.join("reference-worker/.wrangler-state/explore");
-    let started =
-        match toolchain {
-            None => Vec::new(),
-            Some(toolchain) => {
-                futures::future::join_all(references.into_iter().map(|column| {
-                    let state = state.clone();
-                    async move {
-                        ReferenceSide::start(toolchain, column, &state, REFERENCE_PERMITS).await
-                    }
-                }))
-                .await
-            }
-        };
-    let mut sides = Vec::new();
-    let mut failure = None;
-    for side in started {
-        match side {
-            Ok(side) => sides.push(side),
-            Err(error) => failure = failure.or(Some(error)),
-        }
-    }
-    if let Some(error) = failure {
-        for side in &sides {
-            side.stop().await;
-        }
-        return Err(error);
-    }
     let references = match toolchain {
-        Some(toolchain) => sides
-            .into_iter()
-            .map(|side| LiveColumn::new(side, toolchain, state.clone(), REFERENCE_PERMITS))
-            .collect(),
+        Some(toolchain) => {
+            run::start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?
+        }
         None => Vec::new(),
     };
     let columns = Columns { references, ours };

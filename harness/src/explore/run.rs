@@ -141,6 +141,39 @@ impl<'a> LiveColumn<'a> {
     }
 }
 
+/// Starts every reference column at once, each serving `permits` requests at a time. A
+/// column that cannot start fails the whole start, with its reason, after the columns that
+/// did start are stopped.
+pub async fn start_columns<'a>(
+    toolchain: &'a Toolchain,
+    references: Vec<crate::sides::reference::ReferenceColumn>,
+    state: &std::path::Path,
+    permits: usize,
+) -> crate::error::Result<Vec<LiveColumn<'a>>> {
+    let started = futures::future::join_all(references.into_iter().map(|column| async move {
+        ReferenceSide::start(toolchain, column, state, permits).await
+    }))
+    .await;
+    let mut sides = Vec::new();
+    let mut failure = None;
+    for side in started {
+        match side {
+            Ok(side) => sides.push(side),
+            Err(error) => failure = failure.or(Some(error)),
+        }
+    }
+    if let Some(error) = failure {
+        for side in &sides {
+            side.stop().await;
+        }
+        return Err(error);
+    }
+    Ok(sides
+        .into_iter()
+        .map(|side| LiveColumn::new(side, toolchain, state.to_path_buf(), permits))
+        .collect())
+}
+
 /// One program's outcome on each column (in [`Columns::names`] order): the normalized
 /// outcome, or why the side could not run it.
 pub type Outcomes = Vec<Result<Value, String>>;

@@ -5,7 +5,9 @@
 //! returns one flat object: `global <name>` → `typeof` for every name on the global's
 //! prototype chain (up to `Object.prototype`), `member <object>.<name>` → the member's kind
 //! (`method`, `accessor`, or the `typeof` of a data value) for the capability objects and
-//! prototypes, `brand <label>` → `Object.prototype.toString` of a sample value, and
+//! prototypes, `builtin <object>.<key>` → the kind of an own property of a language
+//! built-in (constructors, their prototypes, namespaces such as `Math` and `Intl`, and the
+//! hidden iterator prototypes), `brand <label>` → `Object.prototype.toString` of a sample value, and
 //! `sample <label>` → the text of a behaviour where a side is known to be partial (Intl
 //! locales and time zones, SubtleCrypto beyond digest, BYOB readers), or `throws <name>`.
 //!
@@ -290,7 +292,7 @@ pub fn render_markdown(table: &Inventory) -> String {
     );
     out.push_str("| kind | on the reference | same in ours | absent from ours | different in ours | only in ours |\n");
     out.push_str("| --- | ---: | ---: | ---: | ---: | ---: |\n");
-    for kind in ["global", "member", "brand", "sample"] {
+    for kind in ["global", "member", "builtin", "brand", "sample"] {
         let c = counts(table, kind);
         let _ = writeln!(
             out,
@@ -303,6 +305,14 @@ pub fn render_markdown(table: &Inventory) -> String {
         out,
         "\n**{} of the reference's {} globals are present in ours with the same `typeof`.**\n",
         g.same, g.reference
+    );
+    let b = counts(table, "builtin");
+    let _ = writeln!(
+        out,
+        "**{} of the reference's {} built-in members (own properties of the language's \
+         constructors, prototypes and namespaces) are present in ours with the same kind; ours \
+         has {} the reference lacks.**\n",
+        b.same, b.reference, b.ours_only
     );
     let section = |out: &mut String, title: &str, filter: &dyn Fn(&Entry) -> bool| {
         let rows: Vec<_> = table.entries.iter().filter(|(_, e)| filter(e)).collect();

@@ -39,6 +39,45 @@ async () => {
     if (typeof ctor !== "function") continue;
     for (const k of names(ctor.prototype, Object.prototype)) out["member " + c + ".prototype." + k] = kind(ctor.prototype, k);
   }
+  // Built-in members: the own properties (string and symbol keys) of the language's
+  // constructors, their prototypes and the namespaces, so feature-detecting code
+  // (`if (Iterator.prototype.chunks)`) takes the same path on both sides.
+  const TypedArray = Object.getPrototypeOf(Uint8Array);
+  const hidden = {
+    TypedArray: () => TypedArray,
+    "%IteratorPrototype%": () => Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    "%ArrayIteratorPrototype%": () => Object.getPrototypeOf([][Symbol.iterator]()),
+    "%GeneratorPrototype%": () => Object.getPrototypeOf(function* () {}).prototype,
+    "%AsyncIteratorPrototype%": () => Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype),
+    "%AsyncGeneratorPrototype%": () => Object.getPrototypeOf(async function* () {}).prototype,
+    "%RegExpStringIteratorPrototype%": () => Object.getPrototypeOf("a".matchAll(/a/g)),
+  };
+  const builtinNames = ["Object", "Function", "Array", "String", "Number", "Boolean", "Symbol", "BigInt",
+    "Date", "RegExp", "Error", "AggregateError", "SuppressedError", "Promise", "Proxy", "Map", "Set",
+    "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer",
+    "DataView", "Uint8Array", "Float16Array", "Iterator", "DisposableStack", "AsyncDisposableStack",
+    "Math", "JSON", "Reflect", "Atomics", "Intl", "Intl.Collator", "Intl.DateTimeFormat",
+    "Intl.NumberFormat", "Intl.PluralRules", "Intl.ListFormat", "Intl.RelativeTimeFormat",
+    "Intl.Segmenter", "Intl.DisplayNames", "Intl.Locale", "Intl.DurationFormat"];
+  const keyName = (k) => typeof k === "symbol" ? "[" + k.description + "]" : k;
+  const own = (label, o) => {
+    if (o === null || (typeof o !== "object" && typeof o !== "function")) return;
+    for (const k of Reflect.ownKeys(o)) {
+      if (typeof o === "function" && (k === "length" || k === "name" || k === "prototype")) continue;
+      const d = Object.getOwnPropertyDescriptor(o, k);
+      out["builtin " + label + "." + keyName(k)] =
+        d.get || d.set ? "accessor" : typeof d.value === "function" ? "method" : typeof d.value;
+    }
+  };
+  for (const label of builtinNames) {
+    let o;
+    try { o = label.split(".").reduce((v, k) => v[k], globalThis); } catch (e) { continue; }
+    own(label, o);
+    if (typeof o === "function" && o.prototype) own(label + ".prototype", o.prototype);
+  }
+  for (const [label, get] of Object.entries(hidden)) {
+    try { own(label, get()); } catch (e) { /* absent */ }
+  }
   const brand = (make) => { try { return Object.prototype.toString.call(make()); } catch (e) { return "absent"; } };
   const brands = {
     globalThis: () => globalThis,

@@ -34,9 +34,10 @@
     }
   }
   // Locale methods reach Intl only when called.
-  const locale = (method) => function (locales, options) {
-    return use("intl")[method](this, locales, options);
-  };
+  // Method definitions, as V8's built-ins are: no `prototype`, not constructors.
+  const locale = (method) => ({
+    hook(locales, options) { return use("intl")[method](this, locales, options); },
+  }).hook;
   const hooks = [
     [Number.prototype, "toLocaleString", "numberToLocaleString"],
     [BigInt.prototype, "toLocaleString", "numberToLocaleString"],
@@ -44,13 +45,19 @@
     [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
     [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],
   ];
+  const localeCompare = {
+    localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); },
+  }.localeCompare;
+  // The lengths V8 gives them (test262 checks them): 1 here, 0 for the toLocale… methods.
+  define(localeCompare, "length", { value: 1 });
   define(String.prototype, "localeCompare", {
-    value: function localeCompare(that, locales, options) { return use("intl").localeCompare(this, that, locales, options); },
+    value: localeCompare,
     writable: true, configurable: true, enumerable: false,
   });
   for (const [proto, key, method] of hooks) {
     const fn = locale(method);
     define(fn, "name", { value: key });
+    define(fn, "length", { value: 0 });
     define(proto, key, { value: fn, writable: true, configurable: true, enumerable: false });
   }
   define(globalThis, Symbol.toStringTag, {

@@ -1,0 +1,151 @@
+//! `test262`: runs tests of the ECMAScript conformance suite (a checkout of
+//! `tc39/test262` the user brings) on the columns, each test turned into a codemode program
+//! ([`program`]), and reports per directory how many tests the reference passes and how many
+//! of those ours passes ([`report`]).
+//!
+//! The pieces, one concept each: [`metadata`] (a test's frontmatter and the rules that leave
+//! a test out, with their reasons), [`select`] (the files, `--filter`, `--sample`),
+//! [`program`] (the program a test becomes, and the verdict on an outcome), [`report`] (the
+//! per-directory counts, the text and the JSON).
+//!
+//! Guarantees: every test runs through each side's normal execute path (the same sides, and
+//! the same crash and restart handling, as `explore`), under a bound of
+//! [`program::BOUND_MS`]; a side that cannot run a test fails that test on that side, never
+//! the run; every reference column started is stopped before the command returns; the same
+//! suite, filters, sample and seed run the same tests.
+
+pub mod cli;
+pub mod metadata;
+pub mod program;
+pub mod report;
+pub mod select;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use codemode_executor::protocol::Executor;
+use serde_json::Value;
+
+use crate::catalogue::{Case, CaseOptions, CaseTools, Expect};
+use crate::error::{Error, Result};
+use crate::explore::run::{Columns, observe, start_columns};
+use crate::sides::ours::OursSide;
+use crate::sides::reference::{ReferenceColumn, Toolchain};
+use report::{ColumnVerdict, Report, TestResult};
+use select::{Filter, Sample, Selection};
+
+/// How many requests each reference column serves at once.
+const REFERENCE_PERMITS: usize = 4;
+
+/// What `test262` is asked to do.
+pub struct Request {
+    /// The suite's root (holds `harness/` and `test/`).
+    pub dir: PathBuf,
+    pub filters: Vec<Filter>,
+    pub sample: Option<Sample>,
+    /// Tests in flight at once.
+    pub concurrency: usize,
+    pub command_line: String,
+}
+
+/// The case a test runs as: no tools, the test's program, the bound.
+pub fn case_for(test: &select::Test, suite: &Path) -> Case {
+    Case {
+        id: format!("test262/{}", test.path),
+        about: None,
+        code: test.program.clone(),
+        tools: CaseTools::Providers(Vec::new()),
+        connectors: Vec::new(),
+        options: CaseOptions {
+            timeout_ms: Some(program::BOUND_MS),
+            ..CaseOptions::default()
+        },
+        expect: Expect {
+            result: Some(Value::String("pass".into())),
+            error: None,
+            logs: Value::Array(Vec::new()),
+            calls: Value::Array(Vec::new()),
+            threw: None,
+        },
+        reference: true,
+        reason: None,
+        skip_on: Vec::new(),
+        file: suite.join("test").join(&test.path),
+        line: 1,
+    }
+}
+
+/// Runs the selected tests on the columns and judges every outcome.
+pub async fn run<N: Executor + 'static>(
+    request: &Request,
+    selection: &Selection,
+    columns: &Columns<'_, N>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Report {
+    let cases: Vec<Arc<Case>> = selection
+        .tests
+        .iter()
+        .map(|t| Arc::new(case_for(t, &request.dir)))
+        .collect();
+    let outcomes = observe(&cases, columns, request.concurrency, progress).await;
+    let tests = selection
+        .tests
+        .iter()
+        .zip(outcomes)
+        .map(|(test, outcomes)| TestResult {
+            path: test.path.clone(),
+            verdicts: outcomes
+                .iter()
+                .map(|o| ColumnVerdict::from(&program::verdict(o, &test.expectation)))
+                .collect(),
+        })
+        .collect();
+    report::build(
+        request.command_line.clone(),
+        request.dir.display().to_string(),
+        columns.names(),
+        selection.runnable,
+        selection.left_out.clone(),
+        tests,
+    )
+}
+
+/// Selects the tests, starts the reference columns (all at once), runs, stops them, and
+/// writes `<out>/test262.json` and `<out>/test262.txt`. A column that cannot start stops the
+/// command, with the reason, after the others are stopped.
+pub async fn command<N: Executor + 'static>(
+    root: &Path,
+    request: Request,
+    ours: Option<Arc<OursSide<N>>>,
+    references: Vec<ReferenceColumn>,
+    toolchain: Option<&Toolchain>,
+    out: &Path,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report> {
+    let selection = select::select(&request.dir, &request.filters, request.sample)?;
+    if selection.tests.is_empty() {
+        return Err(Error::Usage(format!(
+            "no runnable test262 test under {} matches the filters ({} left out)",
+            request.dir.display(),
+            selection.left_out.values().sum::<usize>()
+        )));
+    }
+    let state = root.join("reference-worker/.wrangler-state/test262");
+    let references = match toolchain {
+        Some(toolchain) => start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?,
+        None => Vec::new(),
+    };
+    let columns = Columns { references, ours };
+    if columns.names().is_empty() {
+        return Err(Error::Usage("test262 needs at least one column".into()));
+    }
+    let report = run(&request, &selection, &columns, progress).await;
+    columns.stop().await;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let json = out.join("test262.json");
+    let text = serde_json::to_string_pretty(&report).expect("the report serializes");
+    std::fs::write(&json, text).map_err(|e| Error::io(&json, e))?;
+    let summary = out.join("test262.txt");
+    std::fs::write(&summary, report.text()).map_err(|e| Error::io(&summary, e))?;
+    Ok(report)
+}
