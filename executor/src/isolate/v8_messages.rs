@@ -300,7 +300,15 @@ fn destructured_at(
             Some(rest) => {
                 let start = text.len() - rest.len();
                 let end = expression_end(text, start, 0);
-                Some(call_site::render(&text[start..end])?)
+                let expression = text[start..end].trim();
+                match call_site::render(expression) {
+                    Some(rendered) => Some(rendered),
+                    // V8 does not print an awaited value's expression.
+                    None if expression.starts_with("await ") => {
+                        Some("(intermediate value)".to_string())
+                    }
+                    None => continue,
+                }
             }
             None if after.starts_with("of ") => Some(".for".to_string()),
             None if before.ends_with('(')
@@ -719,6 +727,14 @@ mod tests {
         assert_eq!(
             at("const g = ({ a }) => a;", 1, 12),
             "Cannot destructure property 'a' of 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("const { b } = await f();", 1, 7),
+            "Cannot destructure property 'b' of '(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("const { b: { c } } = await f();", 1, 12),
+            "Cannot read properties of undefined (reading 'c')"
         );
         assert_eq!(
             at("const { b: { c } } = a;", 1, 12),
