@@ -291,12 +291,17 @@ fn destructured_at(
         if property.is_empty() {
             continue;
         }
+        // A first property with a default (`{ a = 1 } = x`): V8 reads it as a property.
+        let defaulted = inner[property.len()..]
+            .trim_start()
+            .strip_prefix('=')
+            .is_some_and(|rest| !rest.starts_with(['=', '>']));
         let after = text[close + 1..].trim_start();
         let source = match after
             .strip_prefix('=')
             .filter(|a| !a.starts_with(['=', '>']))
         {
-            _ if nested => None,
+            _ if nested || defaulted => None,
             Some(rest) => {
                 let start = text.len() - rest.len();
                 let end = expression_end(text, start, 0);
@@ -418,6 +423,11 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
         .trim_end()
         .strip_suffix("new")
         .is_some_and(|before| !before.ends_with(|c: char| is_chain_byte(c as u8) && c.is_ascii()));
+    // `new A().m()`: `new` takes the first argument list; V8 prints the new object as a
+    // value it does not name, and the call is not a construction.
+    if constructed && let Some(at) = callee.find("(...)") {
+        return Some((format!("(intermediate value){}", &callee[at + 5..]), false));
+    }
     Some((callee, constructed))
 }
 
@@ -737,6 +747,10 @@ mod tests {
             "Cannot read properties of undefined (reading 'c')"
         );
         assert_eq!(
+            at("const { b = 1 } = a;", 1, 7),
+            "Cannot read properties of undefined (reading 'b')"
+        );
+        assert_eq!(
             at("const { b: { c } } = a;", 1, 12),
             "Cannot read properties of undefined (reading 'c')"
         );
@@ -785,6 +799,10 @@ mod tests {
             "items.forEach is not a function"
         );
         assert_eq!(at("(x => x)", 1, 2), "not a function");
+        assert_eq!(
+            at("return new Cache().page()", 1, 20),
+            "(intermediate value).page is not a function"
+        );
         assert_eq!(
             at("const arr = [1]; arr.map((x) => x).foo()", 1, 36),
             "arr.map(...).foo is not a function"
