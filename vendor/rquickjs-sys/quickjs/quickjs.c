@@ -9403,9 +9403,14 @@ JSValue JS_GetProperty(JSContext *ctx, JSValueConst this_obj, JSAtom prop)
     return JS_GetPropertyInternal(ctx, this_obj, prop, this_obj, false);
 }
 
-static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom)
+/* V8: Cannot read private member #x from an object whose class did not
+   declare it (write: Cannot write private member #x to an object ...) */
+static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom,
+                                                bool is_write)
 {
-    return JS_ThrowTypeErrorAtom(ctx, "private class field '%s' does not exist",
+    return JS_ThrowTypeErrorAtom(ctx, is_write ?
+                                 "Cannot write private member %s to an object whose class did not declare it" :
+                                 "Cannot read private member %s from an object whose class did not declare it",
                                  atom);
 }
 
@@ -9460,8 +9465,19 @@ static JSValue JS_GetPrivateField(JSContext *ctx, JSValueConst obj,
     JSProperty *pr;
     JSAtom prop;
 
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
+        if (JS_VALUE_GET_TAG(name) == JS_TAG_SYMBOL) {
+            prop = js_symbol_to_atom(ctx, name);
+            if (JS_IsUndefined(obj) || JS_IsNull(obj)) {
+                char pname[ATOM_GET_STR_BUF_SIZE];
+                JS_AtomGetStr(ctx, pname, sizeof(pname), prop);
+                return JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                                         JS_IsNull(obj) ? "null" : "undefined", pname);
+            }
+            return JS_ThrowTypeErrorPrivateNotFound(ctx, prop, false);
+        }
         return JS_ThrowTypeErrorNotAnObject(ctx);
+    }
     /* safety check */
     if (unlikely(JS_VALUE_GET_TAG(name) != JS_TAG_SYMBOL))
         return JS_ThrowTypeErrorNotASymbol(ctx);
@@ -9469,7 +9485,7 @@ static JSValue JS_GetPrivateField(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, false);
         return JS_EXCEPTION;
     }
     return js_dup(pr->u.value);
@@ -9496,7 +9512,7 @@ static int JS_SetPrivateField(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, true);
     fail:
         JS_FreeValue(ctx, val);
         return -1;
@@ -28908,7 +28924,10 @@ static __exception int emit_break(JSParseState *s, JSAtom name, int is_cont)
         else
             return js_parse_error(s, "Illegal break statement");
     } else {
-        return js_parse_error(s, "break/continue label not found");
+        /* V8: Undefined label 'outer' */
+        char buf[ATOM_GET_STR_BUF_SIZE];
+        return js_parse_error(s, "Undefined label '%s'",
+                              JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
     }
 }
 
@@ -43238,6 +43257,10 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
         return obj;
     JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
                                JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    /* only Promise.any makes this error (V8: All promises were rejected) */
+    JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
+                           JS_NewString(ctx, "All promises were rejected"),
+                           JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     return obj;
 }
 
@@ -47765,7 +47788,7 @@ fail:
     return JS_EXCEPTION;
 }
 
-static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
+static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp, const char *fn)
 {
     int ret;
     JSValue flags;
@@ -47787,7 +47810,8 @@ static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
         ret = string_indexof_char(JS_VALUE_GET_STRING(flags), 'g', 0);
         JS_FreeValue(ctx, flags);
         if (ret < 0) {
-            JS_ThrowTypeError(ctx, "regexp must have the 'g' flag");
+            /* V8: String.prototype.replaceAll called with a non-global RegExp argument */
+            JS_ThrowTypeError(ctx, "%s called with a non-global RegExp argument", fn);
             return -1;
         }
     }
@@ -47811,7 +47835,7 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(matcher))
             return JS_EXCEPTION;
         if (atom == JS_ATOM_Symbol_matchAll) {
-            if (check_regexp_g_flag(ctx, regexp) < 0) {
+            if (check_regexp_g_flag(ctx, regexp, "String.prototype.matchAll") < 0) {
                 JS_FreeValue(ctx, matcher);
                 return JS_EXCEPTION;
             }
@@ -47975,7 +47999,7 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     if (JS_IsObject(searchValue)) {
         JSValue replacer;
         if (is_replaceAll) {
-            if (check_regexp_g_flag(ctx, searchValue) < 0)
+            if (check_regexp_g_flag(ctx, searchValue, "String.prototype.replaceAll") < 0)
                 return JS_EXCEPTION;
         }
         replacer = JS_GetProperty(ctx, searchValue, JS_ATOM_Symbol_replace);
