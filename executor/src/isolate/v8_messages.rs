@@ -613,7 +613,7 @@ pub(super) fn translate_syntax_error(
 
 /// Whether the engine already worded a syntax error as V8 does (patches `0007-v8-syntax-texts`,
 /// `0015-v8-unterminated-tokens`, `0016-v8-missing-destructuring-initializer`,
-/// `0019-v8-private-flags-labels-aggregate`, and QuickJS's
+/// `0019-v8-private-flags-labels-aggregate`, `0020-v8-primitive-writes`, and QuickJS's
 /// own duplicate-parameter text): those name the identifier, the statement or the literal,
 /// which the token at the position would not.
 fn is_v8_syntax_text(message: &str) -> bool {
@@ -622,6 +622,7 @@ fn is_v8_syntax_text(message: &str) -> bool {
         || message.starts_with("Illegal ")
         || message.starts_with("Invalid regular expression: ")
         || message.starts_with("Undefined label '")
+        || message == "Delete of an unqualified identifier in strict mode."
         || message == "Unexpected end of input"
         || message == "Invalid or unexpected token"
         || message == "Duplicate parameter name not allowed in this context"

@@ -10892,7 +10892,34 @@ retry:
     }
 
     if (unlikely(!p)) {
-        ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "not an object");
+        /* a new property on a primitive (V8: Cannot create property 'x' on
+           string 'abc'; an index of the string is read-only: Cannot assign
+           to read only property '0' of string 'abc') */
+        if (JS_VALUE_GET_TAG(this_obj) == JS_TAG_STRING &&
+            __JS_AtomIsTaggedInt(prop) &&
+            __JS_AtomToUInt32(prop) < JS_VALUE_GET_STRING(this_obj)->len) {
+            ret = JS_ThrowTypeErrorReadOnlyProp(ctx, flags, this_obj, prop);
+            goto done;
+        }
+        if ((flags & JS_PROP_THROW) ||
+            ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+            char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
+            const char *type;
+            switch (JS_VALUE_GET_NORM_TAG(this_obj)) {
+            case JS_TAG_STRING: type = "string"; break;
+            case JS_TAG_SYMBOL: type = "symbol"; break;
+            case JS_TAG_BOOL: type = "boolean"; break;
+            case JS_TAG_SHORT_BIG_INT:
+            case JS_TAG_BIG_INT: type = "bigint"; break;
+            default: type = "number"; break;
+            }
+            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            js_v8_value_str(ctx, target, sizeof(target), this_obj);
+            JS_ThrowTypeError(ctx, "Cannot create property '%s' on %s '%s'", name, type, target);
+            ret = -1;
+        } else {
+            ret = false;
+        }
         goto done;
     }
 
@@ -28052,7 +28079,7 @@ static __exception int js_parse_delete(JSParseState *s)
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
             goto ret_true;
         if (fd->is_strict_mode) {
-            return js_parse_error(s, "cannot delete a direct reference in strict mode");
+            return js_parse_error(s, "Delete of an unqualified identifier in strict mode.");
         } else {
             fd->byte_code.buf[fd->last_opcode_pos] = OP_scope_delete_var;
         }
