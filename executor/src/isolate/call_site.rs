@@ -145,6 +145,8 @@ impl Parser<'_> {
                 match name.as_str() {
                     "await" | "new" | "function" | "class" | "async" | "typeof" | "void"
                     | "delete" | "yield" => None,
+                    // V8 prints the home object of `super.x` as a value it does not name.
+                    "super" => Some("(intermediate value)".into()),
                     _ => Some(name),
                 }
             }

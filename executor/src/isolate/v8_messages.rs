@@ -64,10 +64,12 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         };
         return position
             .and_then(|p| destructured_at(p.source, p.line, p.column, nullish))
-            .map(|(property, source)| {
-                format!(
+            .map(|(property, source)| match source {
+                // A pattern inside a pattern: V8 reads the property it stands for.
+                None => format!("Cannot read properties of {nullish} (reading '{property}')"),
+                Some(source) => format!(
                     "Cannot destructure property '{property}' of '{source}' as it is {nullish}."
-                )
+                ),
             })
             .unwrap_or_else(|| message.to_string());
     }
@@ -113,7 +115,6 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         "stack overflow" => "Maximum call stack size exceeded".into(),
         "toPrimitive" => "Cannot convert object to primitive value".into(),
         "BigInt division by zero" => "Division by zero".into(),
-        "cannot convert symbol to string" => "Cannot convert a Symbol value to a string".into(),
         "empty array" => "Reduce of empty array with no initial value".into(),
         "Date value is NaN" => "Invalid time value".into(),
         "bad normalization form" => {
@@ -168,21 +169,22 @@ enum Site {
 fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     let text = source.lines().nth(line.checked_sub(1)?)?;
     let column = column.saturating_sub(1).min(text.len());
-    // (where the expression starts, its text, whether it is spread among call arguments)
-    let mut candidates: Vec<(usize, &str, bool)> = Vec::new();
+    // (where the expression starts, its text, how it is iterated)
+    let mut candidates: Vec<(usize, &str, Iterated)> = Vec::new();
     for (at, _) in text.match_indices(" of ") {
         let start = at + 4;
         let end = expression_end(text, start, b')');
-        candidates.push((start, &text[start..end], false));
+        candidates.push((start, &text[start..end], Iterated::ForOf));
     }
     for (at, _) in text.match_indices("...") {
         let start = at + 3;
         let end = expression_end(text, start, 0);
-        candidates.push((
-            start,
-            &text[start..end],
-            spread_in_call(text.as_bytes(), at),
-        ));
+        let how = if spread_in_call(text.as_bytes(), at) {
+            Iterated::SpreadArgument
+        } else {
+            Iterated::Spread
+        };
+        candidates.push((start, &text[start..end], how));
     }
     for (at, _) in text.match_indices("] =") {
         if text[at + 3..].starts_with('=') {
@@ -190,9 +192,9 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         }
         let start = at + 3;
         let end = expression_end(text, start, 0);
-        candidates.push((start, &text[start..end], false));
+        candidates.push((start, &text[start..end], Iterated::ArrayPattern));
     }
-    let (_, expression, in_call) = candidates
+    let (_, expression, how) = candidates
         .into_iter()
         .filter(|(_, e, _)| !e.trim().is_empty())
         .min_by_key(|(start, e, _)| {
@@ -204,14 +206,31 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
             }
         })?;
     let rendered = call_site::render(expression)?;
-    if in_call {
+    if how == Iterated::SpreadArgument {
         return Some(Site::SpreadArgument(rendered));
     }
     if call_site::is_call(expression) {
+        // An array pattern over a call's result keeps V8's default text
+        // (`const [a] = m.get(k)`: `undefined is not iterable (cannot read property …)`).
+        if how == Iterated::ArrayPattern {
+            return None;
+        }
         let callee = rendered.strip_suffix("(...)")?;
         return Some(Site::Call(callee.to_string()));
     }
     Some(Site::Expression(rendered))
+}
+
+/// How an expression is iterated: V8 words each differently.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Iterated {
+    ForOf,
+    /// A spread in an array literal (`[...x]`).
+    Spread,
+    /// A spread among a call's arguments (`f(...x)`).
+    SpreadArgument,
+    /// The right side of an array pattern (`const [a] = x`).
+    ArrayPattern,
 }
 
 /// Whether the spread at `at` is among a call's arguments (its innermost open bracket is a
@@ -237,25 +256,28 @@ fn spread_in_call(bytes: &[u8], at: usize) -> bool {
 
 /// The first property of the object pattern nearest `line`:`column` and V8's rendering of
 /// what it destructures (`const { b } = a` -> (`b`, `a`)); a parameter's pattern, which has
-/// no source expression, renders as the value (`undefined`).
+/// no source expression, renders as the value (`undefined`), a `for…of` head's as `.for`, a
+/// catch parameter's as `.catch` (V8's names for the values it has no source for); `None`
+/// for a pattern nested in another (`{ a: { b } }`).
 fn destructured_at(
     source: &str,
     line: usize,
     column: usize,
     nullish: &str,
-) -> Option<(String, String)> {
+) -> Option<(String, Option<String>)> {
     let text = source.lines().nth(line.checked_sub(1)?)?;
     let column = column.saturating_sub(1).min(text.len());
     let bytes = text.as_bytes();
     // The pattern's opening brace: the nearest `{` at or before the column that a
     // declaration, a parameter list or an assignment opens.
-    let mut best: Option<(usize, String, String)> = None;
+    let mut best: Option<(usize, String, Option<String>)> = None;
     for (open, _) in text.match_indices('{') {
         let before = text[..open].trim_end();
         let declares = ["const", "let", "var", "(", ","]
             .iter()
             .any(|k| before.ends_with(k));
-        if !declares {
+        let nested = before.ends_with(':') || before.ends_with('[');
+        if !declares && !nested {
             continue;
         }
         let Some(close) = matching_close(bytes, open) else {
@@ -269,19 +291,39 @@ fn destructured_at(
         if property.is_empty() {
             continue;
         }
+        // A first property with a default (`{ a = 1 } = x`): V8 reads it as a property.
+        let defaulted = inner[property.len()..]
+            .trim_start()
+            .strip_prefix('=')
+            .is_some_and(|rest| !rest.starts_with(['=', '>']));
         let after = text[close + 1..].trim_start();
         let source = match after
             .strip_prefix('=')
             .filter(|a| !a.starts_with(['=', '>']))
         {
+            _ if nested || defaulted => None,
             Some(rest) => {
                 let start = text.len() - rest.len();
                 let end = expression_end(text, start, 0);
-                call_site::render(&text[start..end])?
+                let expression = text[start..end].trim();
+                match call_site::render(expression) {
+                    Some(rendered) => Some(rendered),
+                    // V8 does not print an awaited value's expression.
+                    None if expression.starts_with("await ") => {
+                        Some("(intermediate value)".to_string())
+                    }
+                    None => continue,
+                }
+            }
+            None if after.starts_with("of ") => Some(".for".to_string()),
+            None if before.ends_with('(')
+                && before[..before.len() - 1].trim_end().ends_with("catch") =>
+            {
+                Some(".catch".to_string())
             }
             // A parameter: no source expression, V8's default rendering of the value.
-            None if nullish == "null" => "object null".to_string(),
-            None => nullish.to_string(),
+            None if nullish == "null" => Some("object null".to_string()),
+            None => Some(nullish.to_string()),
         };
         let distance = open.abs_diff(column);
         if best.as_ref().is_none_or(|(d, _, _)| distance < *d) {
@@ -381,6 +423,11 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
         .trim_end()
         .strip_suffix("new")
         .is_some_and(|before| !before.ends_with(|c: char| is_chain_byte(c as u8) && c.is_ascii()));
+    // `new A().m()`: `new` takes the first argument list; V8 prints the new object as a
+    // value it does not name, and the call is not a construction.
+    if constructed && let Some(at) = callee.find("(...)") {
+        return Some((format!("(intermediate value){}", &callee[at + 5..]), false));
+    }
     Some((callee, constructed))
 }
 
@@ -493,8 +540,11 @@ fn enclosing_call(bytes: &[u8], start: usize) -> Option<usize> {
         match bytes[i] {
             b')' => depth += 1,
             b'(' if depth > 0 => depth -= 1,
-            // A grouping parenthesis (an arrow's parameters) is passed on the way out.
-            b'(' if i > 0 && (is_chain_byte(bytes[i - 1]) || bytes[i - 1] == b']') => {
+            // A grouping parenthesis (an arrow's parameters) is passed on the way out; a
+            // call's result called again (`f()()`) opens its arguments after a `)`.
+            b'(' if i > 0
+                && (is_chain_byte(bytes[i - 1]) || matches!(bytes[i - 1], b']' | b')')) =>
+            {
                 return Some(i);
             }
             _ => {}
@@ -561,13 +611,21 @@ pub(super) fn translate_syntax_error(
     format!("Unexpected token '{punct}'")
 }
 
-/// Whether the engine already worded a syntax error as V8 does (patch `0007-v8-syntax-texts`):
-/// those name the identifier or the statement, which the token at the position would not.
+/// Whether the engine already worded a syntax error as V8 does (patches `0007-v8-syntax-texts`,
+/// `0015-v8-unterminated-tokens`, `0016-v8-missing-destructuring-initializer`,
+/// `0019-v8-private-flags-labels-aggregate`, `0020-v8-primitive-writes`, and QuickJS's
+/// own duplicate-parameter text): those name the identifier, the statement or the literal,
+/// which the token at the position would not.
 fn is_v8_syntax_text(message: &str) -> bool {
     (message.starts_with("Identifier '") && message.ends_with("' has already been declared"))
         || message.starts_with("Missing initializer in ")
         || message.starts_with("Illegal ")
+        || message.starts_with("Invalid regular expression: ")
+        || message.starts_with("Undefined label '")
+        || message == "Delete of an unqualified identifier in strict mode."
         || message == "Unexpected end of input"
+        || message == "Invalid or unexpected token"
+        || message == "Duplicate parameter name not allowed in this context"
 }
 
 /// Whether `word` is a keyword V8 reports as `Unexpected token '<word>'`.
@@ -643,6 +701,10 @@ mod tests {
         );
         assert_eq!(at("const a = [...n];", 1, 12), "n is not iterable");
         assert_eq!(
+            at("const [a, b] = m.get('x');", 1, 16),
+            "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
             at("return Math.max(...n)", 1, 17),
             "Spread syntax requires ...iterable[Symbol.iterator] to be a function"
         );
@@ -678,6 +740,30 @@ mod tests {
         assert_eq!(
             at("const g = ({ a }) => a;", 1, 12),
             "Cannot destructure property 'a' of 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("const { b } = await f();", 1, 7),
+            "Cannot destructure property 'b' of '(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("const { b: { c } } = await f();", 1, 12),
+            "Cannot read properties of undefined (reading 'c')"
+        );
+        assert_eq!(
+            at("const { b = 1 } = a;", 1, 7),
+            "Cannot read properties of undefined (reading 'b')"
+        );
+        assert_eq!(
+            at("const { b: { c } } = a;", 1, 12),
+            "Cannot read properties of undefined (reading 'c')"
+        );
+        assert_eq!(
+            at("for (const { id } of [x]) {}", 1, 12),
+            "Cannot destructure property 'id' of '.for' as it is undefined."
+        );
+        assert_eq!(
+            at("try { f() } catch ({ message }) {}", 1, 20),
+            "Cannot destructure property 'message' of '.catch' as it is undefined."
         );
     }
 
@@ -716,6 +802,10 @@ mod tests {
             "items.forEach is not a function"
         );
         assert_eq!(at("(x => x)", 1, 2), "not a function");
+        assert_eq!(
+            at("return new Cache().page()", 1, 20),
+            "(intermediate value).page is not a function"
+        );
         assert_eq!(
             at("const arr = [1]; arr.map((x) => x).foo()", 1, 36),
             "arr.map(...).foo is not a function"

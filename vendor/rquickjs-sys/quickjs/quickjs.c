@@ -8730,6 +8730,13 @@ static JSValue JS_ThrowTypeErrorNotAnObject(JSContext *ctx)
     return JS_ThrowTypeError(ctx, "not an object");
 }
 
+/* a built-in that needs an object got a primitive (V8: Reflect.get called
+   on non-object, Object.defineProperty called on non-object) */
+static JSValue JS_ThrowTypeErrorCalledOnNonObject(JSContext *ctx, const char *fn)
+{
+    return JS_ThrowTypeError(ctx, "%s called on non-object", fn);
+}
+
 static JSValue JS_ThrowTypeErrorNotASymbol(JSContext *ctx)
 {
     return JS_ThrowTypeError(ctx, "not a symbol");
@@ -9044,8 +9051,10 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
 {
     JSValue method;
 
-    if (!JS_IsObject(obj))
-        goto fail;
+    if (!JS_IsObject(obj)) {
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not an object");
+        return -1;
+    }
     method = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_hasInstance);
     if (JS_IsException(method))
         return -1;
@@ -9057,8 +9066,7 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
 
     /* legacy case */
     if (!JS_IsFunction(ctx, obj)) {
-    fail:
-        JS_ThrowTypeError(ctx, "invalid 'instanceof' right operand");
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not callable");
         return -1;
     }
     return JS_OrdinaryIsInstanceOf(ctx, val, obj);
@@ -9395,9 +9403,14 @@ JSValue JS_GetProperty(JSContext *ctx, JSValueConst this_obj, JSAtom prop)
     return JS_GetPropertyInternal(ctx, this_obj, prop, this_obj, false);
 }
 
-static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom)
+/* V8: Cannot read private member #x from an object whose class did not
+   declare it (write: Cannot write private member #x to an object ...) */
+static JSValue JS_ThrowTypeErrorPrivateNotFound(JSContext *ctx, JSAtom atom,
+                                                bool is_write)
 {
-    return JS_ThrowTypeErrorAtom(ctx, "private class field '%s' does not exist",
+    return JS_ThrowTypeErrorAtom(ctx, is_write ?
+                                 "Cannot write private member %s to an object whose class did not declare it" :
+                                 "Cannot read private member %s from an object whose class did not declare it",
                                  atom);
 }
 
@@ -9452,8 +9465,19 @@ static JSValue JS_GetPrivateField(JSContext *ctx, JSValueConst obj,
     JSProperty *pr;
     JSAtom prop;
 
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
+        if (JS_VALUE_GET_TAG(name) == JS_TAG_SYMBOL) {
+            prop = js_symbol_to_atom(ctx, name);
+            if (JS_IsUndefined(obj) || JS_IsNull(obj)) {
+                char pname[ATOM_GET_STR_BUF_SIZE];
+                JS_AtomGetStr(ctx, pname, sizeof(pname), prop);
+                return JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                                         JS_IsNull(obj) ? "null" : "undefined", pname);
+            }
+            return JS_ThrowTypeErrorPrivateNotFound(ctx, prop, false);
+        }
         return JS_ThrowTypeErrorNotAnObject(ctx);
+    }
     /* safety check */
     if (unlikely(JS_VALUE_GET_TAG(name) != JS_TAG_SYMBOL))
         return JS_ThrowTypeErrorNotASymbol(ctx);
@@ -9461,7 +9485,7 @@ static JSValue JS_GetPrivateField(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, false);
         return JS_EXCEPTION;
     }
     return js_dup(pr->u.value);
@@ -9488,7 +9512,7 @@ static int JS_SetPrivateField(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, prop);
     if (!prs) {
-        JS_ThrowTypeErrorPrivateNotFound(ctx, prop);
+        JS_ThrowTypeErrorPrivateNotFound(ctx, prop, true);
     fail:
         JS_FreeValue(ctx, val);
         return -1;
@@ -10458,7 +10482,7 @@ static int delete_property(JSContext *ctx, JSObject *p, JSAtom atom)
     return true;
 }
 
-static int call_setter(JSContext *ctx, JSObject *setter,
+static int call_setter(JSContext *ctx, JSObject *setter, JSAtom prop,
                        JSValueConst this_obj, JSValue val, int flags)
 {
     JSValue ret, func;
@@ -10476,7 +10500,12 @@ static int call_setter(JSContext *ctx, JSObject *setter,
         JS_FreeValue(ctx, val);
         if ((flags & JS_PROP_THROW) ||
             ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-            JS_ThrowTypeError(ctx, "no setter for property");
+            /* V8: Cannot set property x of #<A> which has only a getter */
+            char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
+            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            js_v8_value_str(ctx, target, sizeof(target), this_obj);
+            JS_ThrowTypeError(ctx, "Cannot set property %s of %s which has only a getter",
+                              name, target);
             return -1;
         }
         return false;
@@ -10719,7 +10748,7 @@ retry:
             assert(prop == JS_ATOM_length);
             return set_array_length(ctx, p, val, flags);
         } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_GETSET) {
-            return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags);
+            return call_setter(ctx, pr->u.getset.setter, prop, this_obj, val, flags);
         } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_VARREF) {
             /* JS_PROP_WRITABLE is always true for variable
                references, but they are write protected in module name
@@ -10811,7 +10840,7 @@ retry:
                                     setter = NULL;
                                 else
                                     setter = JS_VALUE_GET_OBJ(desc.setter);
-                                ret = call_setter(ctx, setter, this_obj, val, flags);
+                                ret = call_setter(ctx, setter, prop, this_obj, val, flags);
                                 JS_FreeValue(ctx, desc.getter);
                                 JS_FreeValue(ctx, desc.setter);
                                 return ret;
@@ -10843,7 +10872,7 @@ retry:
         prs = find_own_property(&pr, p1, prop);
         if (prs) {
             if ((prs->flags & JS_PROP_TMASK) == JS_PROP_GETSET) {
-                return call_setter(ctx, pr->u.getset.setter, this_obj, val, flags);
+                return call_setter(ctx, pr->u.getset.setter, prop, this_obj, val, flags);
             } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
                 /* Instantiate property and retry (potentially useless) */
                 if (JS_AutoInitProperty(ctx, p1, prop, pr, prs))
@@ -10863,7 +10892,34 @@ retry:
     }
 
     if (unlikely(!p)) {
-        ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "not an object");
+        /* a new property on a primitive (V8: Cannot create property 'x' on
+           string 'abc'; an index of the string is read-only: Cannot assign
+           to read only property '0' of string 'abc') */
+        if (JS_VALUE_GET_TAG(this_obj) == JS_TAG_STRING &&
+            __JS_AtomIsTaggedInt(prop) &&
+            __JS_AtomToUInt32(prop) < JS_VALUE_GET_STRING(this_obj)->len) {
+            ret = JS_ThrowTypeErrorReadOnlyProp(ctx, flags, this_obj, prop);
+            goto done;
+        }
+        if ((flags & JS_PROP_THROW) ||
+            ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+            char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
+            const char *type;
+            switch (JS_VALUE_GET_NORM_TAG(this_obj)) {
+            case JS_TAG_STRING: type = "string"; break;
+            case JS_TAG_SYMBOL: type = "symbol"; break;
+            case JS_TAG_BOOL: type = "boolean"; break;
+            case JS_TAG_SHORT_BIG_INT:
+            case JS_TAG_BIG_INT: type = "bigint"; break;
+            default: type = "number"; break;
+            }
+            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            js_v8_value_str(ctx, target, sizeof(target), this_obj);
+            JS_ThrowTypeError(ctx, "Cannot create property '%s' on %s '%s'", name, type, target);
+            ret = -1;
+        } else {
+            ret = false;
+        }
         goto done;
     }
 
@@ -11381,7 +11437,12 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
         /* property already exists */
         if (!check_define_prop_flags(prs->flags, flags)) {
         not_configurable:
-            return JS_ThrowTypeErrorOrFalse(ctx, flags, "property is not configurable");
+            {
+                /* V8: Cannot redefine property: x */
+                char name[ATOM_GET_STR_BUF_SIZE];
+                JS_AtomGetStr(ctx, name, sizeof(name), prop);
+                return JS_ThrowTypeErrorOrFalse(ctx, flags, "Cannot redefine property: %s", name);
+            }
         }
 
         if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
@@ -14143,7 +14204,7 @@ static JSValue JS_ToNumberHintFree(JSContext *ctx, JSValue val,
         break;
     case JS_TAG_SYMBOL:
         JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert symbol to number");
+        return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a number");
     default:
         JS_FreeValue(ctx, val);
         ret = JS_NAN;
@@ -14768,7 +14829,7 @@ static JSValue JS_ToStringInternal(JSContext *ctx, JSValueConst val,
         if (flags & JS_TO_STRING_IS_PROPERTY_KEY) {
             return js_dup(val);
         } else {
-            return JS_ThrowTypeError(ctx, "cannot convert symbol to string");
+            return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a string");
         }
     case JS_TAG_FLOAT64:
         return js_dtoa2(ctx, JS_VALUE_GET_FLOAT64(val), 10, 0,
@@ -17918,7 +17979,9 @@ static int js_op_define_class(JSContext *ctx, JSValue *sp,
             parent_class = js_dup(ctx->function_proto);
         } else {
             if (!JS_IsConstructor(ctx, parent_class)) {
-                JS_ThrowTypeError(ctx, "parent class must be constructor");
+                char buf[V8_VALUE_STR_BUF_SIZE];
+                JS_ThrowTypeError(ctx, "Class extends value %s is not a constructor or null",
+                                  js_v8_value_str(ctx, buf, sizeof(buf), parent_class));
                 goto fail;
             }
             parent_proto = JS_GetProperty(ctx, parent_class, JS_ATOM_prototype);
@@ -23080,7 +23143,8 @@ static __exception int js_parse_regexp(JSParseState *s)
     for(;;) {
         if (p >= s->buf_end) {
         eof_error:
-            js_parse_error(s, "unexpected end of regexp");
+            /* V8: a regexp literal without its closing slash */
+            js_parse_error(s, "Invalid regular expression: missing /");
             goto fail;
         }
         c = *p++;
@@ -23122,7 +23186,7 @@ static __exception int js_parse_regexp(JSParseState *s)
             /* LS or PS are considered as line terminator */
             if (c == CP_LS || c == CP_PS) {
             eol_error:
-                js_parse_error(s, "unexpected line terminator in regexp");
+                js_parse_error(s, "Invalid regular expression: missing /");
                 goto fail;
             }
         }
@@ -23355,7 +23419,8 @@ static __exception int next_token(JSParseState *s)
             p += 2;
             for(;;) {
                 if (*p == '\0' && p >= s->buf_end) {
-                    js_parse_error(s, "unexpected end of comment");
+                    /* V8: an unterminated comment is an invalid token */
+                    js_parse_error(s, "Invalid or unexpected token");
                     goto fail;
                 }
                 if (p[0] == '*' && p[1] == '/') {
@@ -26855,6 +26920,9 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
     }
     assign_addr = s->cur_func->byte_code.size;
     if (s->token.val == '{') {
+        /* the pattern's position, for the error destructuring undefined or
+           null throws (the embedder renders V8's text from the source) */
+        emit_source_loc(s);
         if (next_token(s))
             return -1;
         /* throw an exception if the value cannot be converted to an object */
@@ -28011,7 +28079,7 @@ static __exception int js_parse_delete(JSParseState *s)
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
             goto ret_true;
         if (fd->is_strict_mode) {
-            return js_parse_error(s, "cannot delete a direct reference in strict mode");
+            return js_parse_error(s, "Delete of an unqualified identifier in strict mode.");
         } else {
             fd->byte_code.buf[fd->last_opcode_pos] = OP_scope_delete_var;
         }
@@ -28883,7 +28951,10 @@ static __exception int emit_break(JSParseState *s, JSAtom name, int is_cont)
         else
             return js_parse_error(s, "Illegal break statement");
     } else {
-        return js_parse_error(s, "break/continue label not found");
+        /* V8: Undefined label 'outer' */
+        char buf[ATOM_GET_STR_BUF_SIZE];
+        return js_parse_error(s, "Undefined label '%s'",
+                              JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
     }
 }
 
@@ -29174,6 +29245,9 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
                 emit_op(s, OP_undefined);
                 if (js_parse_destructuring_element(s, tok, false, true, skip_bits & SKIP_HAS_ELLIPSIS, true, export_flag) < 0)
                     return -1;
+            } else if (s->token.val == '[' || s->token.val == '{') {
+                /* V8: a binding pattern with no `= value` */
+                return js_parse_error(s, "Missing initializer in destructuring declaration");
             } else {
                 return js_parse_error(s, "variable name expected");
             }
@@ -41348,7 +41422,9 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
     int flags;
 
     if (!JS_IsObject(desc)) {
-        JS_ThrowTypeError(ctx, "Property description must be an object");
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "Property description must be an object: %s",
+                          js_v8_value_str(ctx, buf, sizeof(buf), desc));
         return -1;
     }
     flags = 0;
@@ -41406,7 +41482,9 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
         if (JS_IsException(getter))
             goto fail;
         if (!(JS_IsUndefined(getter) || JS_IsFunction(ctx, getter))) {
-            JS_ThrowTypeError(ctx, "Getter must be a function");
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Getter must be a function: %s",
+                              js_v8_value_str(ctx, buf, sizeof(buf), getter));
             goto fail;
         }
     }
@@ -41419,7 +41497,9 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
         if (JS_IsException(setter))
             goto fail;
         if (!(JS_IsUndefined(setter) || JS_IsFunction(ctx, setter))) {
-            JS_ThrowTypeError(ctx, "Setter must be a function");
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Setter must be a function: %s",
+                              js_v8_value_str(ctx, buf, sizeof(buf), setter));
             goto fail;
         }
     }
@@ -41550,9 +41630,11 @@ static JSValue js_object_getPrototypeOf(JSContext *ctx, JSValueConst this_val,
     if (JS_VALUE_GET_TAG(val) != JS_TAG_OBJECT) {
         /* ES6 feature non compatible with ES5.1: primitive types are
            accepted */
-        if (magic || JS_VALUE_GET_TAG(val) == JS_TAG_NULL ||
+        if (magic)
+            return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.getPrototypeOf");
+        if (JS_VALUE_GET_TAG(val) == JS_TAG_NULL ||
             JS_VALUE_GET_TAG(val) == JS_TAG_UNDEFINED)
-            return JS_ThrowTypeErrorNotAnObject(ctx);
+            return JS_ThrowTypeError(ctx, "Cannot convert undefined or null to object");
     }
     return JS_GetPrototype(ctx, val);
 }
@@ -41579,7 +41661,8 @@ static JSValue js_object_defineProperty(JSContext *ctx, JSValueConst this_val,
     desc = argv[2];
 
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, magic ? "Reflect.defineProperty" :
+                                                  "Object.defineProperty");
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -41666,7 +41749,7 @@ static JSValue js_object_getOwnPropertyDescriptor(JSContext *ctx, JSValueConst t
     if (magic) {
         /* Reflect.getOwnPropertyDescriptor case */
         if (JS_VALUE_GET_TAG(argv[0]) != JS_TAG_OBJECT)
-            return JS_ThrowTypeErrorNotAnObject(ctx);
+            return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.getOwnPropertyDescriptor");
         obj = js_dup(argv[0]);
     } else {
         obj = JS_ToObject(ctx, argv[0]);
@@ -41969,7 +42052,7 @@ static JSValue js_object_isExtensible(JSContext *ctx, JSValueConst this_val,
     obj = argv[0];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT) {
         if (reflect)
-            return JS_ThrowTypeErrorNotAnObject(ctx);
+            return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.isExtensible");
         else
             return JS_FALSE;
     }
@@ -41989,7 +42072,7 @@ static JSValue js_object_preventExtensions(JSContext *ctx, JSValueConst this_val
     obj = argv[0];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT) {
         if (reflect)
-            return JS_ThrowTypeErrorNotAnObject(ctx);
+            return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.preventExtensions");
         else
             return js_dup(obj);
     }
@@ -43199,12 +43282,12 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return obj;
-    /* V8 gives the AggregateError Promise.any rejects with a message; QuickJS gave none. */
+    JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
+                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    /* only Promise.any makes this error (V8: All promises were rejected) */
     JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
                            JS_NewString(ctx, "All promises were rejected"),
                            JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
-    JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
-                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     return obj;
 }
 
@@ -47732,7 +47815,7 @@ fail:
     return JS_EXCEPTION;
 }
 
-static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
+static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp, const char *fn)
 {
     int ret;
     JSValue flags;
@@ -47754,7 +47837,8 @@ static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp)
         ret = string_indexof_char(JS_VALUE_GET_STRING(flags), 'g', 0);
         JS_FreeValue(ctx, flags);
         if (ret < 0) {
-            JS_ThrowTypeError(ctx, "regexp must have the 'g' flag");
+            /* V8: String.prototype.replaceAll called with a non-global RegExp argument */
+            JS_ThrowTypeError(ctx, "%s called with a non-global RegExp argument", fn);
             return -1;
         }
     }
@@ -47778,7 +47862,7 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(matcher))
             return JS_EXCEPTION;
         if (atom == JS_ATOM_Symbol_matchAll) {
-            if (check_regexp_g_flag(ctx, regexp) < 0) {
+            if (check_regexp_g_flag(ctx, regexp, "String.prototype.matchAll") < 0) {
                 JS_FreeValue(ctx, matcher);
                 return JS_EXCEPTION;
             }
@@ -47942,7 +48026,7 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     if (JS_IsObject(searchValue)) {
         JSValue replacer;
         if (is_replaceAll) {
-            if (check_regexp_g_flag(ctx, searchValue) < 0)
+            if (check_regexp_g_flag(ctx, searchValue, "String.prototype.replaceAll") < 0)
                 return JS_EXCEPTION;
         }
         replacer = JS_GetProperty(ctx, searchValue, JS_ATOM_Symbol_replace);
@@ -52157,7 +52241,7 @@ static JSValue js_reflect_deleteProperty(JSContext *ctx, JSValueConst this_val,
 
     obj = argv[0];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.deleteProperty");
     atom = JS_ValueToAtom(ctx, argv[1]);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -52179,7 +52263,7 @@ static JSValue js_reflect_get(JSContext *ctx, JSValueConst this_val,
     obj = argv[0];
     prop = argv[1];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.get");
     if (argc > 2)
         receiver = argv[2];
     else
@@ -52202,7 +52286,7 @@ static JSValue js_reflect_has(JSContext *ctx, JSValueConst this_val,
     obj = argv[0];
     prop = argv[1];
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.has");
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -52229,7 +52313,7 @@ static JSValue js_reflect_set(JSContext *ctx, JSValueConst this_val,
     else
         receiver = obj;
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.set");
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL))
         return JS_EXCEPTION;
@@ -52256,7 +52340,7 @@ static JSValue js_reflect_ownKeys(JSContext *ctx, JSValueConst this_val,
                                   int argc, JSValueConst *argv)
 {
     if (JS_VALUE_GET_TAG(argv[0]) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.ownKeys");
     return JS_GetOwnPropertyNames2(ctx, argv[0],
                                    JS_GPN_STRING_MASK | JS_GPN_SYMBOL_MASK,
                                    JS_ITERATOR_KIND_KEY);
@@ -53188,7 +53272,7 @@ JSValue JS_NewProxy(JSContext *ctx, JSValueConst target, JSValueConst handler)
 
     if (JS_VALUE_GET_TAG(target) != JS_TAG_OBJECT ||
         JS_VALUE_GET_TAG(handler) != JS_TAG_OBJECT) {
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Cannot create proxy with a non-object as target or handler");
     }
     obj = JS_NewObjectProtoClass(ctx, JS_NULL, JS_CLASS_PROXY);
     if (JS_IsException(obj))
@@ -53430,8 +53514,11 @@ static JSValue js_symbol_keyFor(JSContext *ctx, JSValueConst this_val,
 {
     JSAtomStruct *p;
 
-    if (!JS_IsSymbol(argv[0]))
-        return JS_ThrowTypeError(ctx, "not a symbol");
+    if (!JS_IsSymbol(argv[0])) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "%s is not a symbol",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), argv[0]));
+    }
     p = JS_VALUE_GET_PTR(argv[0]);
     if (p->atom_type != JS_ATOM_TYPE_GLOBAL_SYMBOL)
         return JS_UNDEFINED;
@@ -53805,7 +53892,8 @@ static JSValue js_map_set(JSContext *ctx, JSValueConst this_val,
     is_set = (magic & MAGIC_SET);
     key = map_normalize_key_const(ctx, argv[0]);
     if (s->is_weak && !is_valid_weakref_target(key))
-        return JS_ThrowTypeError(ctx, "invalid value used as %s key", is_set ? "WeakSet" : "WeakMap");
+        return JS_ThrowTypeError(ctx, is_set ? "Invalid value used in weak set" :
+                                 "Invalid value used as weak map key");
     if (is_set)
         value = JS_UNDEFINED;
     else
@@ -63299,7 +63387,7 @@ static JSValue js_weakref_constructor(JSContext *ctx, JSValueConst new_target,
         return JS_ThrowTypeError(ctx, "constructor requires 'new'");
     JSValueConst arg = argv[0];
     if (!is_valid_weakref_target(arg))
-        return JS_ThrowTypeError(ctx, "invalid target");
+        return JS_ThrowTypeError(ctx, "WeakRef: invalid target");
     // TODO(saghul): short-circuit if the refcount is 1?
     JSValue obj = js_create_from_ctor(ctx, new_target, JS_CLASS_WEAK_REF);
     if (JS_IsException(obj))
