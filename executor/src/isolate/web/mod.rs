@@ -16,6 +16,7 @@
 mod compression;
 mod crypto;
 mod encoding;
+mod intl;
 mod url;
 
 use rquickjs::{Array, Ctx, Function, Object, Value};
@@ -174,6 +175,7 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
     encoding::natives(ctx, &natives)?;
     crypto::natives(ctx, &natives)?;
     compression::natives(ctx, &natives)?;
+    intl::natives(ctx, &natives)?;
     // The compatibility flags of the Dynamic Worker the reference runs programs in, as
     // `Cloudflare.compatibilityFlags` reads them there (measured on workerd 1.20261117.1).
     natives.set(
