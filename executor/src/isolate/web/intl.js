@@ -48,7 +48,7 @@
       if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeError("Language ID should be string or object.");
       const s = v instanceof Locale ? v.toString() : String(v);
       const c = N.canonicalize(s);
-      if (c === undefined || c === null) throw new RangeError(`Incorrect locale information provided`);
+      if (c === undefined || c === null) throw new RangeError(`Invalid language tag: ${s}`);
       if (!seen.includes(c)) seen.push(c);
     }
     return seen;
@@ -75,12 +75,12 @@
   };
   // The locale a service resolves for `locales`: the first supported one (or en-US), with the
   // requested keywords in `relevant` that `valid` accepts.
-  const resolve = (locales, relevant = {}) => {
+  const resolve = (locales, relevant = {}, anyLanguage = false) => {
     const requested = canonicalList(locales);
     let found = null;
     for (const t of requested) {
       const { base, keywords } = split(t);
-      const available = N.available(base);
+      const available = N.available(base, anyLanguage);
       if (available !== undefined && available !== null) { found = { base: available, keywords }; break; }
     }
     if (found === null) found = { base: DEFAULT_LOCALE, keywords: Object.create(null) };
@@ -353,7 +353,7 @@
     const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
     const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
     if (dateStyle !== undefined || timeStyle !== undefined) {
-      for (const k of DATE_FIELDS) if (f[k] !== undefined) throw new TypeError(`Can't set option ${k} when ${dateStyle !== undefined ? "dateStyle" : "timeStyle"} is used`);
+      for (const k of DATE_FIELDS) if (f[k] !== undefined) throw new TypeError("Invalid option : option");
       if (required === "date" && dateStyle === undefined) throw new TypeError("Invalid option : timeStyle");
       if (required === "time" && timeStyle === undefined) throw new TypeError("Invalid option : dateStyle");
     } else {
@@ -436,10 +436,10 @@
   class PluralRules {
     constructor(locales, options_) {
       const o = options(options_);
-      const { base } = resolve(locales);
+      const { base } = resolve(locales, {}, true);
       opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_PR);
       const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
-      const r = { locale: base, type };
+      const r = { locale: base, type, notation: "standard" };
       const digits = digitOptions(o, r, 0, 3, "standard", S_PR);
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
@@ -546,7 +546,7 @@
     const v = Number(value);
     const u = String(unit);
     const singular = u.endsWith("s") ? u.slice(0, -1) : u;
-    if (!UNITS.includes(singular)) throw new RangeError(`Invalid unit argument for ${name}() '${u}'`);
+    if (!UNITS.includes(singular)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.${name}() '${u}'`);
     if (!Number.isFinite(v)) throw new RangeError(`Invalid number value`);
     const parts = N.relative(s.tag, s.r.style, s.r.numeric, singular, v);
     return parts.map((p) => (p.type === "literal" ? p : { ...p, unit: singular }));

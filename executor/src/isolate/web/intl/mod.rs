@@ -101,7 +101,9 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     )?;
     t.set(
         "available",
-        Function::new(ctx.clone(), |tag: String| available(&tag))?,
+        Function::new(ctx.clone(), |tag: String, any: Option<bool>| {
+            available(&tag, any.unwrap_or(false))
+        })?,
     )?;
     t.set(
         "maximize",
@@ -156,10 +158,28 @@ fn supported(tag: &str) -> bool {
     WORKERD_LANGUAGES.contains(&locale.id.language.as_str())
 }
 
+/// Whether CLDR's likely subtags know the tag's language (ICU's plural rules cover every
+/// such language, in workerd too).
+fn known_language(tag: &str) -> bool {
+    let Ok(locale) = Locale::try_from_str(tag) else {
+        return false;
+    };
+    let language = locale.id.language;
+    if WORKERD_LANGUAGES.contains(&language.as_str()) {
+        return true;
+    }
+    let expander = LocaleExpander::new_extended();
+    let mut id = LanguageIdentifier::from((language, None, None));
+    expander.maximize(&mut id);
+    let mut root = LanguageIdentifier::UNKNOWN;
+    expander.maximize(&mut root);
+    !(id.script == root.script && id.region == root.region)
+}
+
 /// The locale a service resolves to for a supported tag's base: the tag without a region
 /// CLDR does not know (`de-XX` → `de`), as ICU's lookup falls back.
-fn available(tag: &str) -> Option<String> {
-    if !supported(tag) {
+fn available(tag: &str, any_language: bool) -> Option<String> {
+    if !(supported(tag) || any_language && known_language(tag)) {
         return None;
     }
     let mut id = LanguageIdentifier::try_from_str(tag).ok()?;

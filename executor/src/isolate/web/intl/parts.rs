@@ -73,8 +73,25 @@ impl Parts {
             out.push_affix(&styled.text[at + digits.text.len()..], affix);
             return out;
         }
-        // Keep the marked parts; cut the unmarked text.
+        // Keep the marked parts; cut the unmarked text. The number's own digits are the
+        // ones rounded under the options (a currency pattern pads to the currency's digits).
+        let is_number = |k: &str| matches!(k, "integer" | "group" | "decimal" | "fraction");
+        let mut placed = false;
         for (kind, text) in styled.pieces(Nesting::Inner) {
+            if is_number(kind) {
+                if !placed {
+                    placed = true;
+                    let base = out.text.len();
+                    out.text.push_str(&digits.text);
+                    out.spans.extend(
+                        digits
+                            .spans
+                            .iter()
+                            .map(|(s, e, p)| (s + base, e + base, *p)),
+                    );
+                }
+                continue;
+            }
             if kind == "literal" {
                 out.push_affix(&text, affix);
             } else {
