@@ -216,7 +216,7 @@
     r.signDisplay = signDisplay;
     r.roundingIncrement = digits.increment;
     r.roundingMode = digits.roundingMode;
-    r.roundingPriority = digits.priority;
+    r.roundingPriority = digits.compactDefault ? "morePrecision" : digits.priority;
     r.trailingZeroDisplay = digits.trailing;
     const nativeOptions = { ...r, useGrouping: String(grouping), roundingType: digits.roundingType };
     if (digits.compactDefault) nativeOptions.roundingType = "morePrecision";
@@ -385,7 +385,6 @@
     if (shown.hour !== undefined) {
       if (shown.minute !== undefined) shown.minute = "2-digit";
       if (shown.second !== undefined) shown.second = "2-digit";
-      if (hc === "h23" || hc === "h24") shown.hour = "2-digit";
     }
     for (const k of DATE_FIELDS) if (shown[k] !== undefined) r[k] = shown[k];
     if (dateStyle) r.dateStyle = dateStyle;
@@ -453,7 +452,7 @@
     select(n) {
       const s = pluralRules.get(this);
       if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.select called on incompatible receiver");
-      return s.rules.select(Number(n), s.digits);
+      return s.rules.select(+n, s.digits);
     }
     selectRange(a, b) {
       const s = pluralRules.get(this);

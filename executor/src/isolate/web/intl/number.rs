@@ -405,6 +405,7 @@ fn round(d: &mut Decimal, o: &Digits) {
         };
         let at = magnitude - o.max_sig + 1;
         d.round_with_mode(at, o.mode);
+        d.absolute.trim_end();
         let magnitude = if d.absolute.is_zero() {
             0
         } else {
