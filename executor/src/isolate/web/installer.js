@@ -54,6 +54,39 @@
     value: localeCompare,
     writable: true, configurable: true, enumerable: false,
   });
+  // Case mapping by a language's rules (Turkish dotted i…); without locales, as en-US.
+  const upper = String.prototype.toUpperCase, lower = String.prototype.toLowerCase;
+  for (const [key, plain, isUpper] of [["toLocaleUpperCase", upper, true], ["toLocaleLowerCase", lower, false]]) {
+    const method = { [key](locales) {
+      if (this === undefined || this === null) throw new TypeError(`String.prototype.${key} called on null or undefined`);
+      return locales === undefined ? plain.call(this) : use("intl").caseMap(this, locales, isUpper);
+    } }[key];
+    define(method, "length", { value: 0 });
+    define(String.prototype, key, {
+      value: method,
+      writable: true, configurable: true, enumerable: false,
+    });
+  }
+  // Array#toLocaleString hands its locales and options to each element, as ECMA-402 says;
+  // a method definition (no prototype, not a constructor) of length 0, as V8's.
+  const arrayToLocaleString = {
+    toLocaleString(locales, options) {
+      const o = Object(this);
+      const n = Math.min(Math.max(Math.trunc(Number(o.length)) || 0, 0), 2 ** 53 - 1);
+      let s = "";
+      for (let i = 0; i < n; i++) {
+        if (i > 0) s += ",";
+        const e = o[i];
+        if (e !== undefined && e !== null) s += String(e.toLocaleString(locales, options));
+      }
+      return s;
+    },
+  }.toLocaleString;
+  define(arrayToLocaleString, "length", { value: 0 });
+  define(Array.prototype, "toLocaleString", {
+    value: arrayToLocaleString,
+    writable: true, configurable: true, enumerable: false,
+  });
   for (const [proto, key, method] of hooks) {
     const fn = locale(method);
     define(fn, "name", { value: key });

@@ -1,619 +1,801 @@
-// Intl for en-US: NumberFormat, DateTimeFormat (UTC and common zones), PluralRules, Collator,
-// RelativeTimeFormat, ListFormat, and the locale methods of Number, BigInt, Date and String.
-// Every locale formats as en-US. Time zones: UTC (the Workers default), Etc/GMT±h and a
-// table of common zones with their current daylight saving rules (see ZONES).
+// Intl on ICU4X. This script is the ECMA-402 facade: it reads and validates options with
+// V8's texts, negotiates locales (default en-US, as workerd), resolves options and shapes
+// results; every locale-dependent answer comes from `native.intl()` (Rust over ICU4X's
+// compiled CLDR data and the IANA time zone database; see `web/intl/mod.rs`).
 (function (native, use) {
   "use strict";
+  const N = native.intl();
   const define = Object.defineProperty;
+  const method = (o, name, fn) => define(o, name, { value: fn, writable: true, configurable: true, enumerable: false });
   const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
-  const LOCALE = "en-US";
-  const opt = (o, k, allowed, fallback) => {
+  const DEFAULT_LOCALE = "en-US";
+
+  // Options, read as ECMA-402's GetOption does (ToString, then the allowed values).
+  const options = (o) => (o === undefined ? Object.create(null) : Object(o));
+  const strictOptions = (o) => {
+    if (o === undefined) return Object.create(null);
+    if (o === null || (typeof o !== "object" && typeof o !== "function")) throw new TypeError("Options must be an object");
+    return o;
+  };
+  const opt = (o, k, allowed, fallback, service) => {
     const v = o[k];
     if (v === undefined) return fallback;
     const s = String(v);
-    if (allowed && !allowed.includes(s)) throw new RangeError(`Value ${s} out of range for Intl options property ${k}`);
+    if (allowed && !allowed.includes(s)) throw new RangeError(`Value ${s} out of range for ${service} options property ${k}`);
     return s;
   };
-  const int = (o, k, min, max, fallback) => {
+  const bool = (o, k, fallback) => {
+    const v = o[k];
+    return v === undefined ? fallback : Boolean(v);
+  };
+  const num = (o, k, min, max, fallback) => {
     const v = o[k];
     if (v === undefined) return fallback;
-    const n = Math.floor(Number(v));
-    if (!(n >= min && n <= max)) throw new RangeError(`${k} value is out of range.`);
-    return n;
-  };
-  const canonical = (locales) => {
-    if (locales === undefined) return [];
-    const list = typeof locales === "string" ? [locales] : [...locales];
-    return list.map((l) => {
-      const s = String(l);
-      if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(s)) throw new RangeError(`Incorrect locale information provided`);
-      return s.split("-").map((p, i) => i === 0 ? p.toLowerCase() : p.length === 2 ? p.toUpperCase() : p.length === 4 ? p[0].toUpperCase() + p.slice(1).toLowerCase() : p.toLowerCase()).join("-");
-    });
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min || n > max) throw new RangeError(`${k} value is out of range.`);
+    return Math.floor(n);
   };
 
-  // Decimal digits of |x| as [digits, pointPosition] (value 0.d1d2… × 10^point) from the
-  // shortest round-trip form, as ICU reads a double; null for zero.
-  const decimal = (x) => {
-    if (x === 0) return null;
-    const [m, e] = Math.abs(x).toExponential().split("e");
-    return [m.replace(".", ""), Number(e) + 1];
-  };
-  // Rounds digits (value 0.d1d2... × 10^point) half away from zero at `keep` digits.
-  const roundAt = (digits, point, keep) => {
-    if (keep >= digits.length) return [digits, point];
-    if (keep < 0) return ["0", 1];
-    let head = digits.slice(0, keep);
-    if (digits.charCodeAt(keep) >= 53) {
-      let i = head.length - 1;
-      const arr = head.split("");
-      while (i >= 0 && arr[i] === "9") { arr[i] = "0"; i--; }
-      if (i < 0) { arr.unshift("1"); point++; } else arr[i] = String(Number(arr[i]) + 1);
-      head = arr.join("");
+  // Locales: CanonicalizeLocaleList, and lookup negotiation with the relevant -u- keywords.
+  const canonicalList = (locales) => {
+    if (locales === undefined) return [];
+    const seen = [];
+    const list = typeof locales === "string" || locales instanceof Locale ? [locales] : Object(locales);
+    const len = typeof locales === "string" || locales instanceof Locale ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
+    for (let i = 0; i < len; i++) {
+      if (!(i in list)) continue;
+      const v = list[i];
+      if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeError("Language ID should be string or object.");
+      const s = v instanceof Locale ? v.toString() : String(v);
+      const c = N.canonicalize(s);
+      if (c === undefined || c === null) throw new RangeError(`Invalid language tag: ${s}`);
+      if (!seen.includes(c)) seen.push(c);
     }
-    return [head === "" ? "0" : head, head === "" ? 1 : point];
+    return seen;
   };
-  // A non-negative finite number as integer and fraction strings under the digit options.
-  const digitsOf = (dec, o) => {
-    if (dec === null) {
-      const frac = o.sig ? "0".repeat(Math.max(0, o.minSig - 1)) : "0".repeat(o.minFrac);
-      return ["0", frac];
+  // A tag split into its base and its -u- keywords (other extensions dropped).
+  const split = (t) => {
+    const parts = t.split("-");
+    const keywords = Object.create(null);
+    let base = [], i = 0;
+    for (; i < parts.length && parts[i].length !== 1; i++) base.push(parts[i]);
+    while (i < parts.length) {
+      const singleton = parts[i++];
+      if (singleton === "x") break;
+      if (singleton !== "u") { while (i < parts.length && parts[i].length !== 1) i++; continue; }
+      while (i < parts.length && parts[i].length > 2) i++;
+      while (i < parts.length && parts[i].length === 2) {
+        const key = parts[i++];
+        const value = [];
+        while (i < parts.length && parts[i].length > 2) value.push(parts[i++]);
+        if (!(key in keywords)) keywords[key] = value.length ? value.join("-") : "true";
+      }
     }
-    let [digits, point] = dec;
-    let minFrac = o.minFrac;
-    if (o.sig) {
-      [digits, point] = roundAt(digits, point, o.maxSig);
-      minFrac = Math.max(0, o.minSig - point);
-    } else {
-      [digits, point] = roundAt(digits, point, point + o.maxFrac);
-    }
-    let intPart, fracPart;
-    if (point <= 0) { intPart = "0"; fracPart = "0".repeat(-point) + digits; }
-    else if (point >= digits.length) { intPart = digits + "0".repeat(point - digits.length); fracPart = ""; }
-    else { intPart = digits.slice(0, point); fracPart = digits.slice(point); }
-    fracPart = fracPart.replace(/0+$/, "");
-    if (fracPart.length < minFrac) fracPart = fracPart + "0".repeat(minFrac - fracPart.length);
-    if (/^0*$/.test(intPart + fracPart)) intPart = "0";
-    return [intPart, fracPart];
+    return { base: base.join("-"), keywords };
   };
-  const group = (s) => s.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const CURRENCY_DIGITS = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, HUF: 2, TWD: 2, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3 };
-  const SYMBOLS = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", CNY: "CN¥", INR: "₹", CAD: "CA$", AUD: "A$", KRW: "₩", BRL: "R$", MXN: "MX$", HKD: "HK$", NZD: "NZ$", ILS: "₪", VND: "₫", TWD: "NT$", XAF: "FCFA", PHP: "₱" };
-  const NARROW = { CAD: "$", AUD: "$", MXN: "$", HKD: "$", NZD: "$", TWD: "$", CNY: "¥", BRL: "R$" };
-  const NAMES = { USD: ["US dollar", "US dollars"], EUR: ["euro", "euros"], GBP: ["British pound", "British pounds"], JPY: ["Japanese yen", "Japanese yen"], CAD: ["Canadian dollar", "Canadian dollars"], AUD: ["Australian dollar", "Australian dollars"], INR: ["Indian rupee", "Indian rupees"], CNY: ["Chinese yuan", "Chinese yuan"] };
-  const UNITS = {
-    byte: ["byte", "byte", "bytes"], kilobyte: ["kB", "kilobyte", "kilobytes"], megabyte: ["MB", "megabyte", "megabytes"], gigabyte: ["GB", "gigabyte", "gigabytes"], terabyte: ["TB", "terabyte", "terabytes"],
-    bit: ["bit", "bit", "bits"], kilobit: ["kb", "kilobit", "kilobits"], megabit: ["Mb", "megabit", "megabits"],
-    millisecond: ["ms", "millisecond", "milliseconds"], second: ["sec", "second", "seconds"], minute: ["min", "minute", "minutes"], hour: ["hr", "hour", "hours"],
+  // The locale a service resolves for `locales`: the first supported one (or en-US), with the
+  // requested keywords in `relevant` that `valid` accepts.
+  const resolve = (locales, relevant = {}, anyLanguage = false) => {
+    const requested = canonicalList(locales);
+    let found = null;
+    for (const t of requested) {
+      const { base, keywords } = split(t);
+      const available = N.available(base, anyLanguage);
+      if (available !== undefined && available !== null) { found = { base: available, keywords }; break; }
+    }
+    if (found === null) found = { base: DEFAULT_LOCALE, keywords: Object.create(null) };
+    const kept = {};
+    for (const key of Object.keys(relevant)) {
+      const v = found.keywords[key];
+      if (v !== undefined && relevant[key](v)) kept[key] = v;
+    }
+    return { base: found.base, kept };
+  };
+  const withKeywords = (base, kw) => {
+    const keys = Object.keys(kw).filter((k) => kw[k] !== undefined).sort();
+    return keys.length ? `${base}-u-${keys.map((k) => (kw[k] === "true" ? k : `${k}-${kw[k]}`)).join("-")}` : base;
+  };
+  const supportedLocalesOf = (locales, o) => {
+    o = options(o);
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", "Intl.supportedLocalesOf");
+    return canonicalList(locales).filter((t) => N.supported(split(t).base));
+  };
+
+  const NUMBERING_SYSTEMS = ["adlm", "ahom", "arab", "arabext", "bali", "beng", "bhks", "brah", "cakm", "cham", "deva", "diak", "fullwide", "gara", "gong", "gonm", "gujr", "gukh", "guru", "hanidec", "hmng", "hmnp", "java", "kali", "kawi", "khmr", "knda", "krai", "lana", "lanatham", "laoo", "latn", "lepc", "limb", "mathbold", "mathdbl", "mathmono", "mathsanb", "mathsans", "mlym", "modi", "mong", "mroo", "mtei", "mymr", "mymrepka", "mymrpao", "mymrshan", "mymrtlng", "nagm", "newa", "nkoo", "olck", "onao", "orya", "osma", "outlined", "rohg", "saur", "segment", "shrd", "sind", "sinh", "sora", "sund", "sunu", "takr", "talu", "tamldec", "telu", "thai", "tibt", "tirh", "tnsa", "vaii", "wara", "wcho"];
+  const CALENDARS = ["buddhist", "chinese", "coptic", "dangi", "ethioaa", "ethiopic", "gregory", "hebrew", "indian", "islamic", "islamic-civil", "islamic-rgsa", "islamic-tbla", "islamic-umalqura", "iso8601", "japanese", "persian", "roc"];
+  const isNu = (v) => NUMBERING_SYSTEMS.includes(v);
+  const isCa = (v) => CALENDARS.includes(v) || v === "gregorian" || v === "islamicc" || v === "ethiopic-amete-alem";
+  const canonicalCa = (v) => (v === "gregorian" ? "gregory" : v === "islamicc" ? "islamic-civil" : v === "ethiopic-amete-alem" ? "ethioaa" : v);
+  const typeToken = /^[A-Za-z0-9]{3,8}(-[A-Za-z0-9]{3,8})*$/;
+  const numberingOption = (o, service) => {
+    const v = opt(o, "numberingSystem", null, undefined, service);
+    if (v !== undefined && !typeToken.test(v)) throw new RangeError(`Invalid numberingSystem : ${v}`);
+    return v === undefined ? undefined : v.toLowerCase();
+  };
+
+  // NumberFormat.
+  const CURRENCY_DIGITS = { ADP: 0, AFN: 0, ALL: 0, AMD: 2, BHD: 3, BIF: 0, BYR: 0, CAD: 2, CHF: 2, CLF: 4, CLP: 0, COP: 2, CRC: 2, CZK: 2, DJF: 0, ESP: 0, GNF: 0, GYD: 2, HUF: 2, IDR: 2, IQD: 0, IRR: 0, ISK: 0, ITL: 0, JOD: 3, JPY: 0, KMF: 0, KPW: 0, KRW: 0, KWD: 3, LAK: 0, LBP: 0, LUF: 0, LYD: 3, MGA: 0, MGF: 0, MMK: 0, MNT: 2, MRO: 0, MUR: 2, OMR: 3, PKR: 2, PYG: 0, RSD: 0, RWF: 0, SLE: 2, SLL: 0, SOS: 0, STD: 0, SYP: 0, TMM: 0, TND: 3, TRL: 0, TWD: 2, TZS: 2, UGX: 0, UYI: 0, UYW: 4, UZS: 2, VEF: 2, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0, YER: 0, ZMK: 0, ZWD: 0 };
+  const SANCTIONED_UNITS = ["acre", "bit", "byte", "celsius", "centimeter", "day", "degree", "fahrenheit", "fluid-ounce", "foot", "gallon", "gigabit", "gigabyte", "gram", "hectare", "hour", "inch", "kilobit", "kilobyte", "kilogram", "kilometer", "liter", "megabit", "megabyte", "meter", "microsecond", "mile", "mile-scandinavian", "milliliter", "millimeter", "millisecond", "minute", "month", "nanosecond", "ounce", "percent", "petabyte", "pound", "second", "stone", "terabit", "terabyte", "week", "yard", "year"];
+  const isUnit = (u) => SANCTIONED_UNITS.includes(u) || (u.includes("-per-") && u.split("-per-").length === 2 && u.split("-per-").every((x) => SANCTIONED_UNITS.includes(x)));
+  // Digit options (ECMA-402 SetNumberFormatDigitOptions) into r.
+  const digitOptions = (o, r, mnfdDefault, mxfdDefault, notation, service) => {
+    const mnid = num(o, "minimumIntegerDigits", 1, 21, 1);
+    const mnfd = o.minimumFractionDigits, mxfd = o.maximumFractionDigits;
+    const mnsd = o.minimumSignificantDigits, mxsd = o.maximumSignificantDigits;
+    r.minimumIntegerDigits = mnid;
+    const increment = num(o, "roundingIncrement", 1, 5000, 1);
+    if (![1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000].includes(increment)) throw new RangeError("roundingIncrement value is out of range.");
+    const roundingMode = opt(o, "roundingMode", ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"], "halfExpand", service);
+    const priority = opt(o, "roundingPriority", ["auto", "morePrecision", "lessPrecision"], "auto", service);
+    const trailing = opt(o, "trailingZeroDisplay", ["auto", "stripIfInteger"], "auto", service);
+    if (increment !== 1) mxfdDefault = mnfdDefault;
+    const hasSd = mnsd !== undefined || mxsd !== undefined;
+    const hasFd = mnfd !== undefined || mxfd !== undefined;
+    let needSd = true, needFd = true;
+    if (priority === "auto") {
+      needSd = hasSd;
+      if (needSd || (!hasFd && notation === "compact")) needFd = false;
+    }
+    if (needSd) {
+      if (hasSd) {
+        r.minimumSignificantDigits = num(o, "minimumSignificantDigits", 1, 21, 1);
+        r.maximumSignificantDigits = num(o, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
+      } else { r.minimumSignificantDigits = 1; r.maximumSignificantDigits = 21; }
+    }
+    if (needFd) {
+      if (hasFd) {
+        let lo = num(o, "minimumFractionDigits", 0, 100, undefined);
+        let hi = num(o, "maximumFractionDigits", 0, 100, undefined);
+        if (lo === undefined) lo = Math.min(mnfdDefault, hi);
+        else if (hi === undefined) hi = Math.max(mxfdDefault, lo);
+        else if (lo > hi) throw new RangeError("maximumFractionDigits value is out of range.");
+        r.minimumFractionDigits = lo; r.maximumFractionDigits = hi;
+      } else { r.minimumFractionDigits = mnfdDefault; r.maximumFractionDigits = mxfdDefault; }
+    }
+    let roundingType;
+    if (!needSd && !needFd) {
+      r.minimumFractionDigits = 0; r.maximumFractionDigits = 0; r.minimumSignificantDigits = 1; r.maximumSignificantDigits = 2;
+      roundingType = "morePrecision";
+    } else if (priority === "auto") roundingType = needSd ? "significantDigits" : "fractionDigits";
+    else roundingType = priority;
+    if (increment !== 1) {
+      if (roundingType !== "fractionDigits") throw new TypeError("roundingIncrement is only valid with fraction digits rounding");
+      if (r.maximumFractionDigits !== r.minimumFractionDigits) throw new RangeError("maximumFractionDigits value is out of range.");
+    }
+    return { roundingType, increment, roundingMode, priority, trailing, compactDefault: !needSd && !needFd };
+  };
+  const numberFormats = new WeakMap();
+  const numberState = (nf, name) => {
+    const s = typeof nf === "object" && nf !== null ? numberFormats.get(nf) : undefined;
+    if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${name} called on incompatible receiver ${nf === null || (typeof nf !== "object" && typeof nf !== "function") ? String(nf) : "#<" + (nf.constructor?.name ?? "Object") + ">"}`);
+    return s;
+  };
+  const S_NF = "Intl.NumberFormat";
+  function NumberFormat(locales, options_) {
+    if (!new.target) return new NumberFormat(locales, options_);
+    const o = options(options_);
+    const { base, kept } = resolve(locales, { nu: isNu });
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_NF);
+    const nuOption = numberingOption(o, S_NF);
+    const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
+    const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal", S_NF);
+    let currency = opt(o, "currency", null, undefined, S_NF);
+    if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
+    const currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", S_NF);
+    const currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard", S_NF);
+    const unit = opt(o, "unit", null, undefined, S_NF);
+    if (unit !== undefined && !isUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
+    const unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short", S_NF);
+    if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
+    if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
+    if (currency !== undefined) currency = currency.toUpperCase();
+    const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_NF);
+    const cDigits = style === "currency" ? (CURRENCY_DIGITS[currency] ?? 2) : 0;
+    const mnfdDefault = style === "currency" && notation === "standard" ? cDigits : 0;
+    const mxfdDefault = style === "currency" && notation === "standard" ? cDigits : style === "percent" ? 0 : 3;
+    const locale = withKeywords(base, nu === kept.nu ? { nu } : {});
+    const r = { locale, numberingSystem: nu ?? N.numberingSystem(base), style };
+    if (style === "currency") Object.assign(r, { currency, currencyDisplay, currencySign });
+    if (style === "unit") Object.assign(r, { unit, unitDisplay });
+    const digits = digitOptions(o, r, mnfdDefault, mxfdDefault, notation, S_NF);
+    const compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short", S_NF);
+    const defaultGrouping = notation === "compact" ? "min2" : "auto";
+    let grouping = o.useGrouping;
+    if (grouping === undefined) grouping = defaultGrouping;
+    else if (grouping === true) grouping = "always";
+    else if (!grouping) grouping = false;
+    else {
+      grouping = String(grouping);
+      if (grouping === "true" || grouping === "false") grouping = defaultGrouping;
+      else if (!["min2", "auto", "always"].includes(grouping)) throw new RangeError(`Value ${grouping} out of range for Intl.NumberFormat options property useGrouping`);
+    }
+    const signDisplay = opt(o, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", S_NF);
+    r.useGrouping = grouping;
+    r.notation = notation;
+    if (notation === "compact") r.compactDisplay = compactDisplay;
+    r.signDisplay = signDisplay;
+    r.roundingIncrement = digits.increment;
+    r.roundingMode = digits.roundingMode;
+    r.roundingPriority = digits.compactDefault ? "morePrecision" : digits.priority;
+    r.trailingZeroDisplay = digits.trailing;
+    const nativeOptions = { ...r, useGrouping: String(grouping), roundingType: digits.roundingType };
+    if (digits.compactDefault) nativeOptions.roundingType = "morePrecision";
+    const tagWithNu = withKeywords(base, { nu: r.numberingSystem });
+    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base } : null });
+  }
+  // A value as the formatter takes it: a number, or a decimal string (BigInt, numeric text).
+  const numeric = (x) => {
+    if (typeof x === "bigint") return x.toString();
+    if (typeof x === "string") {
+      const t = x.trim();
+      if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return t;
+      return Number(x);
+    }
+    const p = typeof x === "object" && x !== null ? x.valueOf() : x;
+    if (typeof p === "bigint") return p.toString();
+    return Number(p);
+  };
+  const numberParts = (state, x) => {
+    const v = numeric(x);
+    const parts = state.formatter.parts(v);
+    if (state.unit !== null) return unitParts(state, v, parts);
+    return parts;
+  };
+  // Units: the number's parts, then the unit's name (CLDR's English names: ICU4X's unit
+  // formatter is not wired yet).
+  const UNIT_NAMES = {
+    byte: ["byte", "byte", "bytes"], kilobyte: ["kB", "kilobyte", "kilobytes"], megabyte: ["MB", "megabyte", "megabytes"], gigabyte: ["GB", "gigabyte", "gigabytes"], terabyte: ["TB", "terabyte", "terabytes"], petabyte: ["PB", "petabyte", "petabytes"],
+    bit: ["bit", "bit", "bits"], kilobit: ["kb", "kilobit", "kilobits"], megabit: ["Mb", "megabit", "megabits"], gigabit: ["Gb", "gigabit", "gigabits"], terabit: ["Tb", "terabit", "terabits"],
+    nanosecond: ["ns", "nanosecond", "nanoseconds"], microsecond: ["μs", "microsecond", "microseconds"], millisecond: ["ms", "millisecond", "milliseconds"], second: ["sec", "second", "seconds"], minute: ["min", "minute", "minutes"], hour: ["hr", "hour", "hours"],
     day: ["day", "day", "days"], week: ["wk", "week", "weeks"], month: ["mth", "month", "months"], year: ["yr", "year", "years"],
     meter: ["m", "meter", "meters"], kilometer: ["km", "kilometer", "kilometers"], centimeter: ["cm", "centimeter", "centimeters"], millimeter: ["mm", "millimeter", "millimeters"],
-    mile: ["mi", "mile", "miles"], foot: ["ft", "foot", "feet"], inch: ["in", "inch", "inches"], kilogram: ["kg", "kilogram", "kilograms"], gram: ["g", "gram", "grams"], pound: ["lb", "pound", "pounds"],
-    liter: ["L", "liter", "liters"], percent: ["%", "percent", "percent"], celsius: ["°C", "degree Celsius", "degrees Celsius"], fahrenheit: ["°F", "degree Fahrenheit", "degrees Fahrenheit"],
-    "kilometer-per-hour": ["km/h", "kilometer per hour", "kilometers per hour"], "mile-per-hour": ["mph", "mile per hour", "miles per hour"],
+    mile: ["mi", "mile", "miles"], foot: ["ft", "foot", "feet"], inch: ["in", "inch", "inches"], yard: ["yd", "yard", "yards"], kilogram: ["kg", "kilogram", "kilograms"], gram: ["g", "gram", "grams"], pound: ["lb", "pound", "pounds"], ounce: ["oz", "ounce", "ounces"],
+    liter: ["L", "liter", "liters"], milliliter: ["mL", "milliliter", "milliliters"], percent: ["%", "percent", "percent"], celsius: ["°C", "degree Celsius", "degrees Celsius"], fahrenheit: ["°F", "degree Fahrenheit", "degrees Fahrenheit"],
   };
-  const UNIT_SPACE = { percent: "", celsius: "", fahrenheit: "" };
-
-  const numberFormats = new WeakMap();
-  class NumberFormat {
-    constructor(locales, options) {
-      canonical(locales);
-      const o = options === undefined ? {} : Object(options);
-      const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal");
-      let currency = opt(o, "currency", null, undefined);
-      if (currency !== undefined) currency = currency.toUpperCase();
-      if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
-      const unit = opt(o, "unit", null, undefined);
-      if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
-      const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard");
-      const cd = style === "currency" ? (CURRENCY_DIGITS[currency] ?? 2) : 0;
-      const defMin = style === "currency" && notation !== "compact" ? cd : 0;
-      const defMax = style === "currency" && notation !== "compact" ? cd : style === "percent" ? 0 : notation === "compact" ? 0 : 3;
-      const minimumIntegerDigits = int(o, "minimumIntegerDigits", 1, 21, 1);
-      const hasSig = o.minimumSignificantDigits !== undefined || o.maximumSignificantDigits !== undefined;
-      const r = {
-        locale: LOCALE, numberingSystem: "latn", style,
-        ...(style === "currency" ? { currency, currencyDisplay: opt(o, "currencyDisplay", ["symbol", "narrowSymbol", "code", "name"], "symbol"), currencySign: opt(o, "currencySign", ["standard", "accounting"], "standard") } : {}),
-        ...(style === "unit" ? { unit, unitDisplay: opt(o, "unitDisplay", ["short", "narrow", "long"], "short") } : {}),
-        minimumIntegerDigits,
-      };
-      if (hasSig) {
-        r.minimumSignificantDigits = int(o, "minimumSignificantDigits", 1, 21, 1);
-        r.maximumSignificantDigits = int(o, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
-      } else {
-        const minF = int(o, "minimumFractionDigits", 0, 100, undefined);
-        const maxF = int(o, "maximumFractionDigits", 0, 100, undefined);
-        r.minimumFractionDigits = minF ?? Math.min(defMin, maxF ?? defMin);
-        r.maximumFractionDigits = maxF ?? Math.max(defMax, r.minimumFractionDigits);
-        if (r.minimumFractionDigits > r.maximumFractionDigits) throw new RangeError("maximumFractionDigits value is out of range.");
+  const UNIT_TIGHT = { percent: true, celsius: true, fahrenheit: true };
+  const unitParts = (state, v, parts) => {
+    const { unit, unitDisplay } = state.unit;
+    const names = UNIT_NAMES[unit];
+    const one = Number(v) === 1;
+    const label = names ? (unitDisplay === "long" ? names[one ? 1 : 2] : names[0]) : unit;
+    const space = names && UNIT_TIGHT[unit] && unitDisplay !== "long" ? "" : unitDisplay === "narrow" && names && names[0].length <= 2 ? "" : " ";
+    const out = parts.slice();
+    if (space) out.push({ type: "literal", value: space });
+    out.push({ type: "unit", value: label });
+    return out;
+  };
+  const join = (parts) => { let s = ""; for (const p of parts) s += p.value; return s; };
+  define(NumberFormat.prototype, "format", {
+    get() {
+      const state = numberState(this, "format");
+      if (state.bound === undefined) {
+        const bound = (x) => join(numberParts(state, x));
+        define(bound, "name", { value: "" });
+        state.bound = bound;
       }
-      const grouping = o.useGrouping;
-      r.useGrouping = grouping === undefined ? (notation === "compact" ? "min2" : "auto") : grouping === false || grouping === "false" ? false : typeof grouping === "string" ? grouping : grouping ? "always" : false;
-      r.notation = notation;
-      if (notation === "compact") r.compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short");
-      r.signDisplay = opt(o, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto");
-      r.roundingIncrement = 1; r.roundingMode = "halfExpand"; r.roundingPriority = "auto"; r.trailingZeroDisplay = "auto";
-      numberFormats.set(this, { r, compactDefault: notation === "compact" && !hasSig && o.minimumFractionDigits === undefined && o.maximumFractionDigits === undefined });
-    }
-    get format() {
-      const bound = (x) => this.formatToParts(x).map((p) => p.value).join("");
-      define(this, "format", { value: bound, configurable: true });
-      return bound;
-    }
-    formatToParts(value) {
-      const { r, compactDefault } = numberFormats.get(this);
-      const parts = [];
-      const isBig = typeof value === "bigint";
-      const x = Number(value);
-      const negative = isBig ? value < 0n : (x < 0 || Object.is(x, -0));
-      const abs = Math.abs(x);
-      let number = [];
-      let exponent = null, compact = null, zero = true;
-      if (Number.isNaN(x)) { number.push({ type: "nan", value: "NaN" }); zero = false; }
-      else if (!Number.isFinite(x)) { number.push({ type: "infinity", value: "∞" }); zero = false; }
-      else {
-        let dec = decimal(abs);
-        if (dec !== null && r.style === "percent") dec = [dec[0], dec[1] + 2];
-        const digitOpts = r.minimumSignificantDigits !== undefined
-          ? { sig: true, minSig: r.minimumSignificantDigits, maxSig: r.maximumSignificantDigits }
-          : { minFrac: r.minimumFractionDigits, maxFrac: r.maximumFractionDigits };
-        let ip, fp;
-        if (r.notation === "scientific" || r.notation === "engineering") {
-          const step = r.notation === "engineering" ? 3 : 1;
-          let e = dec === null ? 0 : Math.floor((dec[1] - 1) / step) * step;
-          const at = (e) => digitsOf(dec === null ? null : [dec[0], dec[1] - e], digitOpts);
-          [ip, fp] = at(e);
-          if (ip.length > step) { e += step; [ip, fp] = at(e); }
-          exponent = e;
-        } else if (r.notation === "compact") {
-          const fit = (dec) => {
-            const k = dec === null || dec[1] <= 3 ? 0 : Math.min(4, Math.floor((dec[1] - 1) / 3));
-            const scaled = dec === null ? null : [dec[0], dec[1] - 3 * k];
-            const integer = scaled === null || scaled[0].length <= scaled[1];
-            const small = scaled !== null && scaled[1] <= 2;
-            const d = compactDefault ? (small && !(k === 0 && integer) ? { sig: true, minSig: 1, maxSig: 2 } : { minFrac: 0, maxFrac: 0 }) : digitOpts;
-            return [k, digitsOf(scaled, d)];
-          };
-          let [k, d] = fit(dec);
-          if (d[0].length > 3 && k < 4) [k, d] = fit([d[0].replace(/^0+/, "") + d[1], d[0].length + 3 * k]);
-          [ip, fp] = d;
-          if (k > 0) compact = r.compactDisplay === "long" ? [" thousand", " million", " billion", " trillion"][k - 1] : ["K", "M", "B", "T"][k - 1];
-        } else {
-          [ip, fp] = isBig ? [(negative ? -value : value).toString(), "0".repeat(r.minimumFractionDigits ?? 0)] : digitsOf(dec, digitOpts);
-        }
-        zero = /^0*$/.test(ip + fp);
-        if (ip.length < r.minimumIntegerDigits) ip = "0".repeat(r.minimumIntegerDigits - ip.length) + ip;
-        const grouped = r.useGrouping === false ? ip : r.useGrouping === "min2" && ip.length < 5 ? ip : group(ip);
-        grouped.split(",").forEach((g, i) => {
-          if (i > 0) number.push({ type: "group", value: "," });
-          number.push({ type: "integer", value: g });
-        });
-        if (fp) { number.push({ type: "decimal", value: "." }); number.push({ type: "fraction", value: fp }); }
-        if (exponent !== null) { number.push({ type: "exponentSeparator", value: "E" }); number.push({ type: "exponentInteger", value: String(exponent) }); }
-        if (compact !== null) {
-          if (compact.startsWith(" ")) { number.push({ type: "literal", value: " " }); number.push({ type: "compact", value: compact.slice(1) }); }
-          else number.push({ type: "compact", value: compact });
-        }
-      }
-      const sign = () => {
-        switch (r.signDisplay) {
-          case "never": return "";
-          case "always": return negative ? "-" : "+";
-          case "exceptZero": return zero ? "" : negative ? "-" : "+";
-          case "negative": return negative && !zero ? "-" : "";
-          default: return negative ? "-" : "";
-        }
-      };
-      const s = sign();
-      const accounting = r.style === "currency" && r.currencySign === "accounting" && s === "-";
-      if (accounting) parts.push({ type: "literal", value: "(" });
-      else if (s) parts.push({ type: s === "-" ? "minusSign" : "plusSign", value: s });
-      if (r.style === "currency") {
-        const c = r.currency;
-        if (r.currencyDisplay === "name") {
-          parts.push(...number, { type: "literal", value: " " }, { type: "currency", value: (NAMES[c] ?? [c, c])[abs === 1 ? 0 : 1] });
-        } else {
-          const sym = r.currencyDisplay === "code" ? c : r.currencyDisplay === "narrowSymbol" ? (NARROW[c] ?? SYMBOLS[c] ?? c) : (SYMBOLS[c] ?? c);
-          parts.push({ type: "currency", value: sym });
-          if (/[A-Za-z]$/.test(sym)) parts.push({ type: "literal", value: "\u00a0" });
-          parts.push(...number);
-        }
-      } else {
-        parts.push(...number);
-      }
-      if (r.style === "percent") parts.push({ type: "percentSign", value: "%" });
-      if (r.style === "unit") {
-        const names = UNITS[r.unit];
-        const plural = !(abs === 1);
-        const label = names ? (r.unitDisplay === "long" ? names[plural ? 2 : 1] : names[0]) : r.unit;
-        const space = names && r.unit in UNIT_SPACE && r.unitDisplay !== "long" ? "" : r.unitDisplay === "narrow" && names && names[0].length <= 2 ? "" : " ";
-        if (space) parts.push({ type: "literal", value: space });
-        parts.push({ type: "unit", value: label });
-      }
-      if (accounting) parts.push({ type: "literal", value: ")" });
-      return parts;
-    }
-    resolvedOptions() { return { ...numberFormats.get(this).r }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
-  }
+      return state.bound;
+    },
+    configurable: true, enumerable: false,
+  });
+  method(NumberFormat.prototype, "formatToParts", function formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); });
+  const rangeParts = (state, a, b) => {
+    if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
+    const x = numberParts(state, a), y = numberParts(state, b);
+    const sx = join(x), sy = join(y);
+    if (sx === sy) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
+    return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: "–", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
+  };
+  method(NumberFormat.prototype, "formatRange", function formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); });
+  method(NumberFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); });
+  method(NumberFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...numberState(this, "resolvedOptions").r }; });
+  method(NumberFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
   tag(NumberFormat, "Intl.NumberFormat");
 
-  // Dates, in UTC.
-  const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-  const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-  const UTC_ZONES = ["UTC", "ETC/UTC", "GMT", "ETC/GMT", "ETC/UCT", "UCT", "ETC/ZULU", "ZULU", "ETC/UNIVERSAL", "UNIVERSAL"];
-  // Time zones beyond UTC: [canonical name, standard offset in minutes, DST rule, first year
-  // the rule holds, short names, long names]. The rules are the current ones (US since 2007,
-  // EU since 1996, Australia and New Zealand since 2008); an instant before a zone's first
-  // year is refused rather than printed with the wrong offset. A short name of null prints
-  // as GMT±h[:mm].
-  const US = (std, dst, long) => [[std, dst], [`${long} Standard Time`, `${long} Daylight Time`]];
-  const CET = [null, ["Central European Standard Time", "Central European Summer Time"]];
-  const EET = [null, ["Eastern European Standard Time", "Eastern European Summer Time"]];
-  const fixed = (long) => [null, [long, long]];
-  const ZONES = {};
-  for (const [names, offset, rule, since, [short, long]] of [
-    [["America/New_York", "US/Eastern", "America/Toronto"], -300, "us", 2007, US("EST", "EDT", "Eastern")],
-    [["America/Chicago", "US/Central"], -360, "us", 2007, US("CST", "CDT", "Central")],
-    [["America/Denver", "US/Mountain"], -420, "us", 2007, US("MST", "MDT", "Mountain")],
-    [["America/Phoenix", "US/Arizona"], -420, null, 1968, US("MST", "MST", "Mountain")],
-    [["America/Los_Angeles", "US/Pacific", "America/Vancouver"], -480, "us", 2007, US("PST", "PDT", "Pacific")],
-    [["America/Anchorage", "US/Alaska"], -540, "us", 2007, US("AKST", "AKDT", "Alaska")],
-    [["Pacific/Honolulu", "US/Hawaii"], -600, null, 1947, [["HST", "HST"], ["Hawaii-Aleutian Standard Time", "Hawaii-Aleutian Standard Time"]]],
-    [["America/Mexico_City"], -360, null, 2023, US("CST", "CST", "Central")],
-    [["America/Sao_Paulo"], -180, null, 2020, fixed("Brasilia Standard Time")],
-    [["America/Buenos_Aires", "America/Argentina/Buenos_Aires"], -180, null, 2010, fixed("Argentina Standard Time")],
-    [["America/Bogota"], -300, null, 1994, fixed("Colombia Standard Time")],
-    [["Europe/London"], 0, "eu", 1996, [["GMT", null], ["Greenwich Mean Time", "British Summer Time"]]],
-    [["Europe/Dublin"], 0, "eu", 1996, [["GMT", null], ["Greenwich Mean Time", "Irish Standard Time"]]],
-    [["Europe/Lisbon"], 0, "eu", 1996, [null, ["Western European Standard Time", "Western European Summer Time"]]],
-    [["Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome", "Europe/Amsterdam", "Europe/Zurich", "Europe/Stockholm", "Europe/Warsaw", "Europe/Brussels", "Europe/Vienna", "Europe/Oslo", "Europe/Copenhagen", "Europe/Prague", "Europe/Budapest"], 60, "eu", 1996, CET],
-    [["Europe/Athens", "Europe/Helsinki", "Europe/Kiev", "Europe/Kyiv", "Europe/Bucharest", "Europe/Sofia"], 120, "eu", 1996, EET],
-    [["Europe/Istanbul"], 180, null, 2017, fixed("Türkiye Standard Time")],
-    [["Europe/Moscow"], 180, null, 2015, fixed("Moscow Standard Time")],
-    [["Asia/Dubai"], 240, null, 1970, fixed("Gulf Standard Time")],
-    [["Asia/Karachi"], 300, null, 2010, fixed("Pakistan Standard Time")],
-    [["Asia/Calcutta", "Asia/Kolkata"], 330, null, 1946, fixed("India Standard Time")],
-    [["Asia/Bangkok"], 420, null, 1920, fixed("Indochina Time")],
-    [["Asia/Jakarta"], 420, null, 1964, fixed("Western Indonesia Time")],
-    [["Asia/Shanghai"], 480, null, 1992, fixed("China Standard Time")],
-    [["Asia/Hong_Kong"], 480, null, 1980, fixed("Hong Kong Standard Time")],
-    [["Asia/Singapore"], 480, null, 1982, fixed("Singapore Standard Time")],
-    [["Asia/Taipei"], 480, null, 1980, fixed("Taiwan Standard Time")],
-    [["Asia/Tokyo"], 540, null, 1952, fixed("Japan Standard Time")],
-    [["Asia/Seoul"], 540, null, 1989, fixed("Korean Standard Time")],
-    [["Australia/Perth"], 480, null, 2010, fixed("Australian Western Standard Time")],
-    [["Australia/Brisbane"], 600, null, 1993, fixed("Australian Eastern Standard Time")],
-    [["Australia/Sydney", "Australia/Melbourne"], 600, "au", 2008, [null, ["Australian Eastern Standard Time", "Australian Eastern Daylight Time"]]],
-    [["Pacific/Auckland"], 720, "nz", 2008, [null, ["New Zealand Standard Time", "New Zealand Daylight Time"]]],
-    [["Africa/Johannesburg"], 120, null, 1944, fixed("South Africa Standard Time")],
-    [["Africa/Lagos"], 60, null, 1920, fixed("West Africa Time")],
-  ]) {
-    // ICU's canonical names: US/* aliases resolve to the first name; these renames keep the
-    // old name.
-    const RENAMED = { "Asia/Kolkata": "Asia/Calcutta", "Europe/Kyiv": "Europe/Kiev", "America/Argentina/Buenos_Aires": "America/Buenos_Aires" };
-    for (const name of names) {
-      const canonical = name.startsWith("US/") ? names[0] : RENAMED[name] ?? name;
-      ZONES[name.toUpperCase()] = { name: canonical, offset, rule, since, short, long };
-    }
-  }
-  const sunday = (year, month, n) => {
-    const first = (7 - new Date(Date.UTC(year, month, 1)).getUTCDay()) % 7 + 1;
-    if (n > 0) return first + 7 * (n - 1);
-    const days = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-    return first + 7 * Math.floor((days - first) / 7);
-  };
-  const isDst = (zone, t) => {
-    const year = new Date(t).getUTCFullYear();
-    const at = (month, day, hour, offset) => Date.UTC(year, month, day, hour) - offset * 60000;
-    const std = zone.offset, dst = zone.offset + 60;
-    switch (zone.rule) {
-      case "us": return t >= at(2, sunday(year, 2, 2), 2, std) && t < at(10, sunday(year, 10, 1), 2, dst);
-      case "eu": return t >= at(2, sunday(year, 2, -1), 1, 0) && t < at(9, sunday(year, 9, -1), 1, 0);
-      case "au": return t >= at(9, sunday(year, 9, 1), 2, std) || t < at(3, sunday(year, 3, 1), 3, dst);
-      case "nz": return t >= at(8, sunday(year, 8, -1), 2, std) || t < at(3, sunday(year, 3, 1), 3, dst);
-      default: return false;
-    }
-  };
-  const gmt = (minutes, long) => {
-    const sign = minutes < 0 ? "-" : "+", a = Math.abs(minutes), h = Math.floor(a / 60), m = a % 60;
-    if (long) return minutes === 0 ? "GMT" : `GMT${sign}${two(h)}:${two(m)}`;
-    return minutes === 0 ? "GMT" : `GMT${sign}${h}${m ? ":" + two(m) : ""}`;
-  };
-  // The zone a timeZone option names: UTC (null), a fixed Etc/GMT±h, or a ZONES entry.
-  const zoneOf = (text) => {
-    const upper = text.toUpperCase();
-    if (UTC_ZONES.includes(upper)) return null;
-    const etc = /^ETC\/GMT([+-])(\d{1,2})$/.exec(upper);
-    if (etc && Number(etc[2]) <= 14) {
-      const offset = (etc[1] === "+" ? -60 : 60) * Number(etc[2]);
-      return { name: `Etc/GMT${etc[1]}${Number(etc[2])}`, offset, rule: null, since: -271821, short: [null, null], long: [gmt(offset, true), gmt(offset, true)] };
-    }
-    const zone = ZONES[upper];
-    if (zone === undefined) throw new RangeError(`Time zone ${text} is not known in this sandbox (it knows UTC, Etc/GMT±h and ${Object.keys(ZONES).length} common zones).`);
-    return zone;
-  };
-  const FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
+  // DateTimeFormat.
+  const S_DTF = "Intl.DateTimeFormat";
+  const DATE_FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
   const dateFormats = new WeakMap();
-  const two = (n) => String(n).padStart(2, "0");
-  class DateTimeFormat {
-    constructor(locales, options, defaults = "date") {
-      canonical(locales);
-      const o = options === undefined ? {} : Object(options);
-      const zone = zoneOf(o.timeZone === undefined ? "UTC" : String(o.timeZone));
-      const r = { locale: LOCALE, calendar: "gregory", numberingSystem: "latn", timeZone: zone === null ? "UTC" : zone.name };
-      const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined);
-      const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined);
-      const f = {};
-      f.weekday = opt(o, "weekday", ["long", "short", "narrow"], undefined);
-      f.era = opt(o, "era", ["long", "short", "narrow"], undefined);
-      f.year = opt(o, "year", ["numeric", "2-digit"], undefined);
-      f.month = opt(o, "month", ["numeric", "2-digit", "long", "short", "narrow"], undefined);
-      f.day = opt(o, "day", ["numeric", "2-digit"], undefined);
-      f.hour = opt(o, "hour", ["numeric", "2-digit"], undefined);
-      f.minute = opt(o, "minute", ["numeric", "2-digit"], undefined);
-      f.second = opt(o, "second", ["numeric", "2-digit"], undefined);
-      f.fractionalSecondDigits = o.fractionalSecondDigits === undefined ? undefined : int(o, "fractionalSecondDigits", 1, 3, undefined);
-      f.timeZoneName = opt(o, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], undefined);
-      const any = (keys) => keys.some((k) => f[k] !== undefined);
-      if (dateStyle === undefined && timeStyle === undefined) {
-        const needDate = defaults === "date" || defaults === "all";
-        const needTime = defaults === "time" || defaults === "all";
-        const hasDate = any(["weekday", "year", "month", "day"]);
-        if (f.era !== undefined && !hasDate && !any(["hour", "minute", "second", "fractionalSecondDigits"])) {
-          f.year = "numeric"; f.month = "numeric"; f.day = "numeric";
-        }
-        const hasTime = any(["hour", "minute", "second", "fractionalSecondDigits"]);
-        if (!hasDate && !hasTime) {
-          if (needDate) { f.year = "numeric"; f.month = "numeric"; f.day = "numeric"; }
-          if (needTime) { f.hour = "numeric"; f.minute = "numeric"; f.second = "numeric"; }
-        }
-      }
-      let hour12 = o.hour12 === undefined ? undefined : !!o.hour12;
-      const hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined);
-      if (hour12 === undefined) hour12 = hourCycle === undefined ? true : hourCycle === "h11" || hourCycle === "h12";
-      dateFormats.set(this, { r, f, dateStyle, timeStyle, hour12, zone });
-      if (f.hour !== undefined || timeStyle !== undefined) { r.hourCycle = hour12 ? "h12" : "h23"; r.hour12 = hour12; }
-      for (const k of FIELDS) if (f[k] !== undefined) r[k] = f[k];
-      if (dateStyle) r.dateStyle = dateStyle;
-      if (timeStyle) r.timeStyle = timeStyle;
+  const hourCycles = new Map();
+  // The locale's own 12-hour and default cycles, read off its formatted hours.
+  const localeCycles = (base) => {
+    let c = hourCycles.get(base);
+    if (c === undefined) {
+      const f = N.dateFormatter(base, { hour: "numeric", timeZone: "UTC" });
+      const at13 = f.parts(13 * 3600000), at0 = f.parts(0);
+      const twelve = at13.some((p) => p.type === "dayPeriod");
+      const f12 = N.dateFormatter(`${base}-u-hc-h12`, { hour: "numeric", timeZone: "UTC" });
+      const zero = at0.find((p) => p.type === "hour")?.value;
+      const h11 = twelve ? /^[0٠۰०০]$/.test(zero ?? "") : false;
+      void f12;
+      c = { default: twelve ? (h11 ? "h11" : "h12") : "h23", twelve: h11 ? "h11" : "h12" };
+      hourCycles.set(base, c);
     }
-    get format() {
-      const bound = (date) => this.formatToParts(date).map((p) => p.value).join("");
-      define(this, "format", { value: bound, configurable: true });
-      return bound;
+    return c;
+  };
+  const offsetZone = /^[+-]\d{2}(:?\d{2})?$/;
+  const timeZoneOption = (v) => {
+    if (v === undefined) return "UTC";
+    const s = String(v);
+    if (offsetZone.test(s)) {
+      const sign = s[0], h = s.slice(1, 3), m = s.length > 3 ? s.slice(-2) : "00";
+      if (Number(h) > 23 || Number(m) > 59) throw new RangeError(`Invalid time zone specified: ${s}`);
+      return `${sign}${h}:${m}`;
     }
-    formatToParts(date) {
-      const t = date === undefined ? Date.now() : Number(date instanceof Date ? date.getTime() : date);
-      if (!Number.isFinite(t)) throw new RangeError("Invalid time value");
-      const { f: given, dateStyle, timeStyle, hour12, zone } = dateFormats.get(this);
-      const dst = zone !== null && isDst(zone, t);
-      const offset = zone === null ? 0 : zone.offset + (dst ? 60 : 0);
-      const d = new Date(t + offset * 60000);
-      if (zone !== null && d.getUTCFullYear() < zone.since) {
-        throw new RangeError(`Time zone ${zone.name} is only known from ${zone.since} on in this sandbox.`);
-      }
-      let f = given;
-      if (dateStyle || timeStyle) {
-        f = {};
-        if (dateStyle === "full") Object.assign(f, { weekday: "long", month: "long", day: "numeric", year: "numeric" });
-        if (dateStyle === "long") Object.assign(f, { month: "long", day: "numeric", year: "numeric" });
-        if (dateStyle === "medium") Object.assign(f, { month: "short", day: "numeric", year: "numeric" });
-        if (dateStyle === "short") Object.assign(f, { month: "numeric", day: "numeric", year: "2-digit" });
-        if (timeStyle) Object.assign(f, { hour: "numeric", minute: "2-digit" });
-        if (timeStyle && timeStyle !== "short") f.second = "2-digit";
-        if (timeStyle === "full") f.timeZoneName = "long";
-        if (timeStyle === "long") f.timeZoneName = "short";
-      }
-      const P = [];
-      const lit = (v) => P.push({ type: "literal", value: v });
-      const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate(), W = d.getUTCDay();
-      // Without an era, years before 1 count back from 1 BC, as ICU prints them.
-      const shownYear = Y > 0 ? Y : 1 - Y;
-      const year = f.year === "2-digit" ? two(shownYear % 100) : String(shownYear);
-      const day = f.day === "2-digit" ? two(D) : String(D);
-      const monthText = f.month === "long" ? MONTHS[M] : f.month === "short" ? MONTHS[M].slice(0, 3) : f.month === "narrow" ? MONTHS[M][0] : null;
-      const weekday = f.weekday === "long" ? DAYS[W] : f.weekday === "short" ? DAYS[W].slice(0, 3) : f.weekday === "narrow" ? DAYS[W][0] : null;
-      const hasDate = f.year || f.month || f.day || f.weekday;
-      if (hasDate) {
-        if (weekday) { P.push({ type: "weekday", value: weekday }); if (f.year || f.month || f.day) lit(", "); }
-        if (monthText) {
-          if (f.month) P.push({ type: "month", value: monthText });
-          if (f.day) { lit(" "); P.push({ type: "day", value: day }); }
-          if (f.year) { lit(f.day ? ", " : " "); P.push({ type: "year", value: year }); }
-        } else if (f.year && f.day && !f.month) {
-          P.push({ type: "year", value: year });
-          lit(" (day: ");
-          P.push({ type: "day", value: day });
-          lit(")");
-        } else {
-          const seq = [];
-          if (f.month) seq.push({ type: "month", value: f.month === "2-digit" ? two(M + 1) : String(M + 1) });
-          if (f.day) seq.push({ type: "day", value: day });
-          if (f.year) seq.push({ type: "year", value: year });
-          seq.forEach((p, i) => { if (i > 0) lit("/"); P.push(p); });
-        }
-      }
-      const hasTime = f.hour || f.minute || f.second;
-      if (hasTime) {
-        const onlyWeekday = f.weekday && !f.year && !f.month && !f.day;
-        if (hasDate) lit(dateStyle === "full" || dateStyle === "long" || f.month === "long" ? " at " : onlyWeekday && f.hour ? " " : ", ");
-        const H = d.getUTCHours();
-        const h = hour12 ? (H % 12 === 0 ? 12 : H % 12) : H;
-        const seq = [];
-        if (f.hour) seq.push({ type: "hour", value: f.hour === "2-digit" || !hour12 ? two(h) : String(h) });
-        if (f.minute) seq.push({ type: "minute", value: f.hour || f.second ? two(d.getUTCMinutes()) : String(d.getUTCMinutes()) });
-        if (f.second) seq.push({ type: "second", value: f.minute ? two(d.getUTCSeconds()) : String(d.getUTCSeconds()) });
-        seq.forEach((p, i) => { if (i > 0) lit(":"); P.push(p); });
-        if (f.fractionalSecondDigits) { lit("."); P.push({ type: "fractionalSecond", value: String(d.getUTCMilliseconds()).padStart(3, "0").slice(0, f.fractionalSecondDigits) }); }
-        if (hour12 && f.hour) { lit(" "); P.push({ type: "dayPeriod", value: H < 12 ? "AM" : "PM" }); }
-      }
-      if (f.era) { lit(" "); P.push({ type: "era", value: f.era === "long" ? (Y > 0 ? "Anno Domini" : "Before Christ") : f.era === "narrow" ? (Y > 0 ? "A" : "B") : (Y > 0 ? "AD" : "BC") }); }
-      if (f.timeZoneName) {
-        let name;
-        const kind = f.timeZoneName;
-        if (zone === null) name = kind === "long" ? "Coordinated Universal Time" : kind === "longOffset" ? "GMT" : kind === "shortOffset" ? "GMT" : "UTC";
-        else if (kind === "long") name = zone.long[dst ? 1 : 0];
-        else if (kind === "short") name = (zone.short && zone.short[dst ? 1 : 0]) ?? (zone.name === "Europe/Lisbon" && offset === 0 ? "GMT+0" : gmt(offset, false));
-        else if (kind === "shortOffset") name = gmt(offset, false);
-        else if (kind === "longOffset") name = gmt(offset, true);
-        else throw new RangeError(`timeZoneName "${kind}" is not supported in this sandbox for ${zone.name}.`);
-        lit(" ");
-        P.push({ type: "timeZoneName", value: name });
-      }
-      return P;
+    const z = N.timeZone(s);
+    if (z === undefined || z === null) throw new RangeError(`Invalid time zone specified: ${s}`);
+    return z;
+  };
+  function DateTimeFormat(locales, options_, required = "any", defaults = "date") {
+    if (!new.target) return new DateTimeFormat(locales, options_);
+    const o = options(options_);
+    const { base, kept } = resolve(locales, { nu: isNu, ca: isCa, hc: (v) => ["h11", "h12", "h23", "h24"].includes(v) });
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DTF);
+    const caOption = opt(o, "calendar", null, undefined, S_DTF);
+    if (caOption !== undefined && !typeToken.test(caOption)) throw new RangeError(`Invalid calendar : ${caOption}`);
+    const nuOption = numberingOption(o, S_DTF);
+    const hour12 = o.hour12 === undefined ? undefined : Boolean(o.hour12);
+    let hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, S_DTF);
+    if (hour12 !== undefined) hourCycle = undefined;
+    const timeZone = timeZoneOption(o.timeZone);
+    const f = {};
+    f.weekday = opt(o, "weekday", ["narrow", "short", "long"], undefined, S_DTF);
+    f.era = opt(o, "era", ["narrow", "short", "long"], undefined, S_DTF);
+    f.year = opt(o, "year", ["2-digit", "numeric"], undefined, S_DTF);
+    f.month = opt(o, "month", ["2-digit", "numeric", "narrow", "short", "long"], undefined, S_DTF);
+    f.day = opt(o, "day", ["2-digit", "numeric"], undefined, S_DTF);
+    f.dayPeriod = opt(o, "dayPeriod", ["narrow", "short", "long"], undefined, S_DTF);
+    f.hour = opt(o, "hour", ["2-digit", "numeric"], undefined, S_DTF);
+    f.minute = opt(o, "minute", ["2-digit", "numeric"], undefined, S_DTF);
+    f.second = opt(o, "second", ["2-digit", "numeric"], undefined, S_DTF);
+    f.fractionalSecondDigits = num(o, "fractionalSecondDigits", 1, 3, undefined);
+    f.timeZoneName = opt(o, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], undefined, S_DTF);
+    opt(o, "formatMatcher", ["basic", "best fit"], "best fit", S_DTF);
+    const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
+    const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
+    if (dateStyle !== undefined || timeStyle !== undefined) {
+      for (const k of DATE_FIELDS) if (f[k] !== undefined) throw new TypeError("Invalid option : option");
+      if (required === "date" && dateStyle === undefined) throw new TypeError("Invalid option : timeStyle");
+      if (required === "time" && timeStyle === undefined) throw new TypeError("Invalid option : dateStyle");
+    } else {
+      const hasDate = ["weekday", "year", "month", "day"].some((k) => f[k] !== undefined);
+      const hasTime = ["dayPeriod", "hour", "minute", "second", "fractionalSecondDigits"].some((k) => f[k] !== undefined);
+      let needDefaults = true;
+      if ((required === "date" || required === "any") && hasDate) needDefaults = false;
+      if ((required === "time" || required === "any") && hasTime) needDefaults = false;
+      if (required === "any" && (hasDate || hasTime)) needDefaults = false;
+      if (needDefaults && (defaults === "date" || defaults === "all")) { f.year = "numeric"; f.month = "numeric"; f.day = "numeric"; }
+      if (needDefaults && (defaults === "time" || defaults === "all")) { f.hour = "numeric"; f.minute = "numeric"; f.second = "numeric"; }
     }
-    resolvedOptions() { return { ...dateFormats.get(this).r }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
+    const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
+    const ca = caOption !== undefined && isCa(caOption) ? canonicalCa(caOption) : kept.ca !== undefined ? canonicalCa(kept.ca) : undefined;
+    const cycles = localeCycles(base);
+    const hasHour = f.hour !== undefined || timeStyle !== undefined;
+    let hc;
+    if (hour12 !== undefined) hc = hour12 ? cycles.twelve : "h23";
+    else if (hourCycle !== undefined) hc = hourCycle;
+    else if (kept.hc !== undefined) hc = kept.hc;
+    else hc = cycles.default;
+    const localeKw = {};
+    if (ca !== undefined && ca === kept.ca) localeKw.ca = ca;
+    if (nu !== undefined && nu === kept.nu) localeKw.nu = nu;
+    if (hc === kept.hc && hour12 === undefined && hourCycle === undefined) localeKw.hc = hc;
+    const r = { locale: withKeywords(base, localeKw), calendar: ca ?? "gregory", numberingSystem: nu ?? N.numberingSystem(base), timeZone };
+    if (hasHour) { r.hourCycle = hc; r.hour12 = hc === "h11" || hc === "h12"; }
+    const shown = { ...f };
+    if (shown.hour !== undefined) {
+      if (shown.minute !== undefined) shown.minute = "2-digit";
+      if (shown.second !== undefined) shown.second = "2-digit";
+    }
+    for (const k of DATE_FIELDS) if (shown[k] !== undefined) r[k] = shown[k];
+    if (dateStyle) r.dateStyle = dateStyle;
+    if (timeStyle) r.timeStyle = timeStyle;
+    const kw = { hc: hasHour ? (hc === "h24" ? "h23" : hc) : undefined, nu: r.numberingSystem, ca: ca === undefined ? undefined : ca };
+    const zoneForNative = offsetZone.test(timeZone) ? `Etc/GMT${timeZone[0] === "+" ? "-" : "+"}${Number(timeZone.slice(1, 3))}` : timeZone;
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone: zoneForNative });
+    dateFormats.set(this, { r, formatter });
   }
+  const dateState = (d, name) => {
+    const s = typeof d === "object" && d !== null ? dateFormats.get(d) : undefined;
+    if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
+    return s;
+  };
+  const instant = (date) => {
+    let t = date === undefined ? Date.now() : Number(date);
+    if (!Number.isFinite(t) || Math.abs(t) > 8.64e15) throw new RangeError("Invalid time value");
+    return Math.trunc(t) + 0;
+  };
+  define(DateTimeFormat.prototype, "format", {
+    get() {
+      const state = dateState(this, "format");
+      if (state.bound === undefined) {
+        const bound = (date) => state.formatter.format(instant(date));
+        define(bound, "name", { value: "" });
+        state.bound = bound;
+      }
+      return state.bound;
+    },
+    configurable: true, enumerable: false,
+  });
+  method(DateTimeFormat.prototype, "formatToParts", function formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); });
+  const dateRange = (state, a, b) => {
+    if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
+    const x = state.formatter.parts(instant(a)), y = state.formatter.parts(instant(b));
+    if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));
+    return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: " – ", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
+  };
+  method(DateTimeFormat.prototype, "formatRange", function formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); });
+  method(DateTimeFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); });
+  method(DateTimeFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...dateState(this, "resolvedOptions").r }; });
+  method(DateTimeFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
   tag(DateTimeFormat, "Intl.DateTimeFormat");
 
+  // PluralRules.
+  const S_PR = "Intl.PluralRules";
+  const pluralRules = new WeakMap();
   class PluralRules {
-    #type;
-    constructor(locales, options = {}) { canonical(locales); this.#type = opt(Object(options ?? {}), "type", ["cardinal", "ordinal"], "cardinal"); }
-    select(n) {
-      n = Number(n);
-      if (this.#type === "ordinal") {
-        const a = n % 10, b = n % 100;
-        return a === 1 && b !== 11 ? "one" : a === 2 && b !== 12 ? "two" : a === 3 && b !== 13 ? "few" : "other";
-      }
-      return n === 1 ? "one" : "other";
+    constructor(locales, options_) {
+      const o = options(options_);
+      const { base } = resolve(locales, {}, true);
+      opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_PR);
+      const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
+      const r = { locale: base, type, notation: "standard" };
+      const digits = digitOptions(o, r, 0, 3, "standard", S_PR);
+      const rules = N.pluralRules(base, type === "ordinal");
+      const order = ["zero", "one", "two", "few", "many", "other"];
+      r.pluralCategories = rules.categories().sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      r.roundingIncrement = digits.increment;
+      r.roundingMode = digits.roundingMode;
+      r.roundingPriority = digits.priority;
+      r.trailingZeroDisplay = digits.trailing;
+      pluralRules.set(this, { r, rules, digits: { ...r, roundingType: digits.roundingType } });
     }
-    resolvedOptions() { return { locale: LOCALE, type: this.#type }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
+    select(n) {
+      const s = pluralRules.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.select called on incompatible receiver");
+      return s.rules.select(+n, s.digits);
+    }
+    selectRange(a, b) {
+      const s = pluralRules.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.selectRange called on incompatible receiver");
+      if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
+      return s.rules.selectRange(Number(a), Number(b), s.digits);
+    }
+    resolvedOptions() {
+      const s = pluralRules.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.resolvedOptions called on incompatible receiver");
+      return { ...s.r, pluralCategories: [...s.r.pluralCategories] };
+    }
+    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
   }
   tag(PluralRules, "Intl.PluralRules");
 
-  const fold = (s) => String(s).normalize("NFD").replace(/[\u0300-\u036f]/g, "");
-  class Collator {
-    #numeric; #sensitivity;
-    constructor(locales, options = {}) {
-      canonical(locales);
-      const o = Object(options ?? {});
-      this.#numeric = !!o.numeric;
-      this.#sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant");
-    }
-    get compare() {
-      const bound = (a, b) => collate(String(a), String(b), this.#numeric, this.#sensitivity);
-      define(this, "compare", { value: bound, configurable: true });
-      return bound;
-    }
-    resolvedOptions() { return { locale: LOCALE, usage: "sort", sensitivity: this.#sensitivity, ignorePunctuation: false, collation: "default", numeric: this.#numeric, caseFirst: "false" }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
+  // Collator.
+  const S_C = "Intl.Collator";
+  const collators = new WeakMap();
+  function Collator(locales, options_) {
+    if (!new.target) return new Collator(locales, options_);
+    const o = options(options_);
+    const usage = opt(o, "usage", ["sort", "search"], "sort", S_C);
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_C);
+    const collation = opt(o, "collation", null, undefined, S_C);
+    if (collation !== undefined && !typeToken.test(collation)) throw new RangeError(`Invalid collation : ${collation}`);
+    const numericOpt = o.numeric === undefined ? undefined : Boolean(o.numeric);
+    const caseFirstOpt = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, S_C);
+    const { base, kept } = resolve(locales, { kn: (v) => v === "true" || v === "false", kf: (v) => ["upper", "lower", "false"].includes(v), co: (v) => !["standard", "search"].includes(v) });
+    const numericValue = numericOpt ?? (kept.kn !== undefined ? kept.kn === "true" : false);
+    const caseFirst = caseFirstOpt ?? kept.kf ?? "false";
+    const sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant", S_C);
+    const ignorePunctuation = o.ignorePunctuation === undefined ? base.split("-")[0] === "th" : Boolean(o.ignorePunctuation);
+    const localeKw = {};
+    if (kept.kn !== undefined && (numericOpt === undefined || numericOpt === (kept.kn === "true"))) localeKw.kn = kept.kn;
+    if (kept.kf !== undefined && (caseFirstOpt === undefined || caseFirstOpt === kept.kf)) localeKw.kf = kept.kf;
+    const r = { locale: withKeywords(base, localeKw), usage, sensitivity, ignorePunctuation, collation: "default", numeric: numericValue, caseFirst };
+    const kw = { kn: numericValue ? "true" : undefined, kf: caseFirst !== "false" ? caseFirst : undefined };
+    collators.set(this, { r, comparer: N.collator(withKeywords(base, kw), sensitivity, ignorePunctuation) });
   }
-  tag(Collator, "Intl.Collator");
-  const chunks = (s, numeric) => numeric ? s.match(/\d+|\D+/g) ?? [] : [s];
-  // Root collation puts spaces and punctuation first, in this order, then symbols, digits and
-  // letters.
-  const PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-  const weights = (s) => Array.from(s, (c) => {
-    const i = PUNCTUATION.indexOf(c);
-    if (i >= 0) return String.fromCharCode(0x01 + i);
-    const code = c.codePointAt(0);
-    return code >= 0x30 && code <= 0x39 ? c : String.fromCodePoint(code < 0x80 ? 0x100 + code : code + 0x200);
-  }).join("");
-  // ICU's levels, simplified: letters first (accents and case ignored), then accents, then
-  // case (lower before upper).
-  const collate = (a, b, numeric, sensitivity) => {
-    const level = (x, y) => {
-      const p = chunks(x, numeric), q = chunks(y, numeric);
-      for (let i = 0; i < Math.min(p.length, q.length); i++) {
-        if (numeric && /^\d/.test(p[i]) && /^\d/.test(q[i])) {
-          const d = Number(p[i]) - Number(q[i]);
-          if (d !== 0) return d < 0 ? -1 : 1;
-        } else if (p[i] !== q[i]) return p[i] < q[i] ? -1 : 1;
-      }
-      return p.length === q.length ? 0 : p.length < q.length ? -1 : 1;
-    };
-    const primary = level(weights(fold(a).toLowerCase()), weights(fold(b).toLowerCase()));
-    if (primary !== 0 || sensitivity === "base") return primary;
-    if (sensitivity !== "case") {
-      const secondary = level(a.toLowerCase().normalize("NFD"), b.toLowerCase().normalize("NFD"));
-      if (secondary !== 0 || sensitivity === "accent") return secondary;
-    }
-    const x = fold(a), y = fold(b);
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      if (x[i] !== y[i]) {
-        const lowX = x[i] === x[i].toLowerCase(), lowY = y[i] === y[i].toLowerCase();
-        if (lowX !== lowY) return lowX ? -1 : 1;
-      }
-    }
-    return 0;
+  const collatorState = (c, name) => {
+    const s = typeof c === "object" && c !== null ? collators.get(c) : undefined;
+    if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${name} called on incompatible receiver ${String(c)}`);
+    return s;
   };
-
-  class RelativeTimeFormat {
-    #numeric; #style;
-    constructor(locales, options = {}) {
-      canonical(locales);
-      const o = Object(options ?? {});
-      this.#numeric = opt(o, "numeric", ["always", "auto"], "always");
-      this.#style = opt(o, "style", ["long", "short", "narrow"], "long");
-    }
-    format(value, unit) {
-      const u = String(unit).replace(/s$/, "");
-      if (!["second", "minute", "hour", "day", "week", "month", "quarter", "year"].includes(u)) throw new RangeError(`Invalid unit argument for format() '${unit}'`);
-      const v = Number(value);
-      if (this.#numeric === "auto") {
-        const words = { day: ["yesterday", "today", "tomorrow"], week: ["last week", "this week", "next week"], month: ["last month", "this month", "next month"], year: ["last year", "this year", "next year"], quarter: ["last quarter", "this quarter", "next quarter"] };
-        if (words[u] && (v === -1 || v === 0 || v === 1)) return words[u][v + 1];
-        if (u === "second" && v === 0) return "now";
-        if ((u === "minute" || u === "hour") && v === 0) return `this ${u}`;
+  define(Collator.prototype, "compare", {
+    get() {
+      const s = collatorState(this, "compare");
+      if (s.bound === undefined) {
+        const bound = (a, b) => s.comparer.compare(String(a), String(b));
+        define(bound, "name", { value: "" });
+        s.bound = bound;
       }
-      const n = new NumberFormat().format(Math.abs(v));
-      const label = Math.abs(v) === 1 ? u : u + "s";
-      return v < 0 || Object.is(v, -0) ? `${n} ${label} ago` : `in ${n} ${label}`;
+      return s.bound;
+    },
+    configurable: true, enumerable: false,
+  });
+  method(Collator.prototype, "resolvedOptions", function resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; });
+  method(Collator, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  tag(Collator, "Intl.Collator");
+
+  // RelativeTimeFormat.
+  const S_RTF = "Intl.RelativeTimeFormat";
+  const relativeFormats = new WeakMap();
+  const UNITS = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
+  class RelativeTimeFormat {
+    constructor(locales, options_) {
+      const o = options(options_);
+      opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_RTF);
+      const nuOption = numberingOption(o, S_RTF);
+      const { base, kept } = resolve(locales, { nu: isNu });
+      const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
+      const style = opt(o, "style", ["long", "short", "narrow"], "long", S_RTF);
+      const numeric = opt(o, "numeric", ["always", "auto"], "always", S_RTF);
+      const r = { locale: withKeywords(base, nu !== undefined && nu === kept.nu ? { nu } : {}), style, numeric, numberingSystem: nu ?? N.numberingSystem(base) };
+      relativeFormats.set(this, { r, tag: withKeywords(base, { nu: r.numberingSystem }) });
     }
-    resolvedOptions() { return { locale: LOCALE, style: this.#style, numeric: this.#numeric, numberingSystem: "latn" }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
+    format(value, unit) { return join(relativeParts(this, value, unit, "format")); }
+    formatToParts(value, unit) { return relativeParts(this, value, unit, "formatToParts"); }
+    resolvedOptions() {
+      const s = relativeFormats.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.RelativeTimeFormat.prototype.resolvedOptions called on incompatible receiver");
+      return { ...s.r };
+    }
+    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
   }
+  const relativeParts = (rtf, value, unit, name) => {
+    const s = relativeFormats.get(rtf);
+    if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${name} called on incompatible receiver`);
+    const v = Number(value);
+    const u = String(unit);
+    const singular = u.endsWith("s") ? u.slice(0, -1) : u;
+    if (!UNITS.includes(singular)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.${name}() '${u}'`);
+    if (!Number.isFinite(v)) throw new RangeError(`Invalid number value`);
+    const parts = N.relative(s.tag, s.r.style, s.r.numeric, singular, v);
+    return parts.map((p) => (p.type === "literal" ? p : { ...p, unit: singular }));
+  };
   tag(RelativeTimeFormat, "Intl.RelativeTimeFormat");
 
+  // ListFormat.
+  const S_LF = "Intl.ListFormat";
+  const listFormats = new WeakMap();
+  const stringList = (list) => {
+    if (list === undefined) return [];
+    const out = [];
+    for (const x of list) {
+      if (typeof x !== "string") throw new TypeError(`Iterable yielded ${typeof x === "symbol" ? "Symbol()" : String(x)} which is not a string`);
+      out.push(x);
+    }
+    return out;
+  };
   class ListFormat {
-    #type; #style;
-    constructor(locales, options = {}) {
-      canonical(locales);
-      const o = Object(options ?? {});
-      this.#type = opt(o, "type", ["conjunction", "disjunction", "unit"], "conjunction");
-      this.#style = opt(o, "style", ["long", "short", "narrow"], "long");
+    constructor(locales, options_) {
+      const o = strictOptions(options_);
+      const { base } = resolve(locales);
+      opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_LF);
+      const type = opt(o, "type", ["conjunction", "disjunction", "unit"], "conjunction", S_LF);
+      const style = opt(o, "style", ["long", "short", "narrow"], "long", S_LF);
+      listFormats.set(this, { locale: base, type, style });
     }
-    format(list) {
-      const items = [...list].map(String);
-      const word = this.#type === "disjunction" ? "or" : this.#type === "unit" ? null : this.#style === "long" ? "and" : "&";
-      if (items.length <= 1) return items.join("");
-      if (word === null) return items.join(this.#style === "narrow" ? " " : ", ");
-      if (items.length === 2) return `${items[0]} ${word} ${items[1]}`;
-      return `${items.slice(0, -1).join(", ")}, ${word} ${items[items.length - 1]}`;
+    format(list) { return join(listParts(this, list, "format")); }
+    formatToParts(list) { return listParts(this, list, "formatToParts"); }
+    resolvedOptions() {
+      const s = listFormats.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.ListFormat.prototype.resolvedOptions called on incompatible receiver");
+      return { ...s };
     }
-    resolvedOptions() { return { locale: LOCALE, type: this.#type, style: this.#style }; }
-    static supportedLocalesOf(locales) { return canonical(locales); }
+    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
   }
+  const listParts = (lf, list, name) => {
+    const s = listFormats.get(lf);
+    if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${name} called on incompatible receiver`);
+    return N.list(s.locale, s.type, s.style, stringList(list));
+  };
   tag(ListFormat, "Intl.ListFormat");
 
+  // Segmenter.
+  const S_SEG = "Intl.Segmenter";
+  const segmenters = new WeakMap();
+  class Segmenter {
+    constructor(locales, options_) {
+      const o = strictOptions(options_);
+      const { base } = resolve(locales);
+      opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_SEG);
+      const granularity = opt(o, "granularity", ["grapheme", "word", "sentence"], "grapheme", S_SEG);
+      segmenters.set(this, { locale: base, granularity });
+    }
+    segment(input) {
+      const s = segmenters.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.Segmenter.prototype.segment called on incompatible receiver");
+      return new Segments(s.granularity, String(input));
+    }
+    resolvedOptions() {
+      const s = segmenters.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.Segmenter.prototype.resolvedOptions called on incompatible receiver");
+      return { ...s };
+    }
+    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+  }
+  tag(Segmenter, "Intl.Segmenter");
+  const segmentData = (g, input, starts, i) => {
+    const start = starts[i][0], end = i + 1 < starts.length ? starts[i + 1][0] : input.length;
+    const d = { segment: input.slice(start, end), index: start, input };
+    if (g === "word") d.isWordLike = starts[i][1];
+    return d;
+  };
+  class Segments {
+    #g; #input; #starts;
+    constructor(g, input) { this.#g = g; this.#input = input; this.#starts = N.segments(g, input); }
+    containing(index) {
+      const n = index === undefined ? 0 : Math.trunc(Number(index)) || 0;
+      if (n < 0 || n >= this.#input.length) return undefined;
+      let i = this.#starts.length - 1;
+      while (i > 0 && this.#starts[i][0] > n) i--;
+      return segmentData(this.#g, this.#input, this.#starts, i);
+    }
+    [Symbol.iterator]() {
+      const g = this.#g, input = this.#input, starts = this.#starts;
+      let i = 0;
+      const it = Object.create(SegmentIteratorProto);
+      segmentIterators.set(it, () => (i < starts.length ? { value: segmentData(g, input, starts, i++), done: false } : { value: undefined, done: true }));
+      return it;
+    }
+  }
+  const segmentIterators = new WeakMap();
+  const SegmentIteratorProto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+  method(SegmentIteratorProto, "next", function next() {
+    const step = segmentIterators.get(this);
+    if (step === undefined) throw new TypeError("Method %SegmentIterator.prototype%.next called on incompatible receiver");
+    return step();
+  });
+  define(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
+
+  // DisplayNames.
+  const S_DN = "Intl.DisplayNames";
+  const displayNames = new WeakMap();
+  class DisplayNames {
+    constructor(locales, options_) {
+      if (options_ === undefined) throw new TypeError("Cannot convert undefined or null to object");
+      const o = strictOptions(options_);
+      const { base } = resolve(locales);
+      opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DN);
+      const style = opt(o, "style", ["narrow", "short", "long"], "long", S_DN);
+      const type = opt(o, "type", ["language", "region", "script", "currency", "calendar", "dateTimeField"], undefined, S_DN);
+      if (type === undefined) throw new TypeError("Required option 'type' is missing");
+      const fallback = opt(o, "fallback", ["code", "none"], "code", S_DN);
+      const languageDisplay = opt(o, "languageDisplay", ["dialect", "standard"], "dialect", S_DN);
+      const r = { locale: base, style, type, fallback };
+      if (type === "language") r.languageDisplay = languageDisplay;
+      displayNames.set(this, r);
+    }
+    of(code) {
+      const s = displayNames.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.DisplayNames.prototype.of called on incompatible receiver");
+      let c = String(code);
+      if (s.type === "region") {
+        if (!/^([A-Za-z]{2}|\d{3})$/.test(c)) throw new RangeError("invalid_argument");
+        c = c.toUpperCase();
+      } else if (s.type === "script") {
+        if (!/^[A-Za-z]{4}$/.test(c)) throw new RangeError("invalid_argument");
+        c = c[0].toUpperCase() + c.slice(1).toLowerCase();
+      } else if (s.type === "language") {
+        const canon = N.canonicalize(c);
+        if (canon === undefined || canon === null || /-u-|-x-|-t-/.test(canon) || c.includes("_")) throw new RangeError("invalid_argument");
+        c = canon;
+      } else if (s.type === "currency") {
+        if (!/^[A-Za-z]{3}$/.test(c)) throw new RangeError("invalid_argument");
+        c = c.toUpperCase();
+      }
+      const name = s.type === "currency" || s.type === "calendar" || s.type === "dateTimeField" ? undefined : N.displayName(s.locale, s.type, s.style, c);
+      if (name !== undefined && name !== null) return name;
+      return s.fallback === "code" ? c : undefined;
+    }
+    resolvedOptions() {
+      const s = displayNames.get(this);
+      if (s === undefined) throw new TypeError("Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver");
+      return { ...s };
+    }
+    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+  }
+  tag(DisplayNames, "Intl.DisplayNames");
+
+  // Locale.
+  const locales_ = new WeakMap();
+  const localeState = (l, name) => {
+    const s = typeof l === "object" && l !== null ? locales_.get(l) : undefined;
+    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${String(l)}`);
+    return s;
+  };
+  class Locale {
+    constructor(tagArg, options_) {
+      if (typeof tagArg !== "string" && (typeof tagArg !== "object" || tagArg === null)) throw new TypeError("First argument to Intl.Locale constructor can't be empty or missing");
+      let t = locales_.has(tagArg) ? locales_.get(tagArg).tag : String(tagArg);
+      const o = options(options_);
+      let c = N.canonicalize(t);
+      if (c === undefined || c === null) throw new RangeError("Incorrect locale information provided");
+      const { base, keywords } = split(c);
+      const baseParts = base.split("-");
+      const get = (k, re) => {
+        const v = o[k];
+        if (v === undefined) return undefined;
+        const s = String(v);
+        if (re && !re.test(s)) throw new RangeError(`Incorrect locale information provided`);
+        return s;
+      };
+      const language = get("language", /^([A-Za-z]{2,3}|[A-Za-z]{5,8})$/);
+      const script = get("script", /^[A-Za-z]{4}$/);
+      const region = get("region", /^([A-Za-z]{2}|\d{3})$/);
+      if (language !== undefined) baseParts[0] = language;
+      if (script !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); if (i > 0) baseParts[i] = script; else baseParts.splice(1, 0, script); }
+      if (region !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && (p.length === 2 || /^\d{3}$/.test(p))); if (i > 0) baseParts[i] = region; else { const s = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); baseParts.splice(s > 0 ? s + 1 : 1, 0, region); } }
+      const kw = { ...keywords };
+      const calendar = get("calendar", typeToken); if (calendar !== undefined) kw.ca = calendar;
+      const collation = get("collation", typeToken); if (collation !== undefined) kw.co = collation;
+      const hc = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, "Intl.Locale"); if (hc !== undefined) kw.hc = hc;
+      const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
+      if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
+      const nu = get("numberingSystem", typeToken); if (nu !== undefined) kw.nu = nu;
+      const full = withKeywords(baseParts.join("-"), kw);
+      c = N.canonicalize(full);
+      if (c === undefined || c === null) throw new RangeError("Incorrect locale information provided");
+      locales_.set(this, { tag: c });
+    }
+    toString() { return localeState(this, "toString").tag; }
+    maximize() { return new Locale(N.maximize(localeState(this, "maximize").tag)); }
+    minimize() { return new Locale(N.minimize(localeState(this, "minimize").tag)); }
+  }
+  const localeGetter = (name, fn) => define(Locale.prototype, name, { get() { return fn(split(localeState(this, name).tag)); }, configurable: true, enumerable: false });
+  localeGetter("baseName", (s) => s.base);
+  localeGetter("language", (s) => s.base.split("-")[0]);
+  localeGetter("script", (s) => s.base.split("-").slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)));
+  localeGetter("region", (s) => s.base.split("-").slice(1).find((p) => p.length === 2 || /^\d{3}$/.test(p)));
+  localeGetter("calendar", (s) => s.keywords.ca);
+  localeGetter("collation", (s) => s.keywords.co);
+  localeGetter("hourCycle", (s) => s.keywords.hc);
+  localeGetter("caseFirst", (s) => (s.keywords.kf === "true" ? "" : s.keywords.kf));
+  localeGetter("numeric", (s) => s.keywords.kn === "true");
+  localeGetter("numberingSystem", (s) => s.keywords.nu);
+  tag(Locale, "Intl.Locale");
+
   const Intl = {};
-  for (const [k, v] of Object.entries({ NumberFormat, DateTimeFormat, PluralRules, Collator, RelativeTimeFormat, ListFormat })) {
+  for (const [k, v] of Object.entries({ DateTimeFormat, NumberFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat, Locale, DisplayNames, Segmenter })) {
     define(Intl, k, { value: v, writable: true, configurable: true });
   }
-  define(Intl, "getCanonicalLocales", { value: function getCanonicalLocales(l) { return canonical(l); }, writable: true, configurable: true });
-  define(Intl, "supportedValuesOf", { value: function supportedValuesOf(k) { return k === "timeZone" ? [...new Set(Object.values(ZONES).map((z) => z.name))].concat("UTC").sort() : k === "calendar" ? ["gregory"] : k === "numberingSystem" ? ["latn"] : []; }, writable: true, configurable: true });
+  method(Intl, "getCanonicalLocales", function getCanonicalLocales(l) { return canonicalList(l); });
+  const COLLATIONS = ["compat", "dict", "emoji", "eor", "phonebk", "phonetic", "pinyin", "searchjl", "stroke", "trad", "unihan", "zhuyin"];
+  const CURRENCIES = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL".split(" ");
+  method(Intl, "supportedValuesOf", function supportedValuesOf(key) {
+    const k = String(key);
+    switch (k) {
+      case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa").slice();
+      case "collation": return COLLATIONS.slice();
+      case "currency": return CURRENCIES.slice();
+      case "numberingSystem": return NUMBERING_SYSTEMS.slice();
+      case "timeZone": return N.timeZones();
+      case "unit": return SANCTIONED_UNITS.slice();
+      default: throw new RangeError(`Invalid key : ${k}`);
+    }
+  });
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
-  const thisNumber = (v) => typeof v === "bigint" ? v : typeof v === "object" && v !== null ? v.valueOf() : v;
+  const thisNumber = (v) => (typeof v === "object" && v !== null ? v.valueOf() : v);
+  const timeOf = (self) => Date.prototype.getTime.call(self);
   return {
     Intl,
-    numberToLocaleString: (self, locales, options) => new NumberFormat(locales, options).format(thisNumber(self)),
-    dateToLocaleString: (self, locales, options) => {
-      const t = Date.prototype.getTime.call(self);
-      if (Number.isNaN(t)) return "Invalid Date";
-      return new DateTimeFormat(locales, options, "all").format(t);
+    numberToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(thisNumber(self)),
+    dateToLocaleString: (self, locales, options_) => {
+      const t = timeOf(self);
+      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "any", "all").format(t);
     },
-    dateToLocaleDateString: (self, locales, options) => {
-      const t = Date.prototype.getTime.call(self);
-      if (Number.isNaN(t)) return "Invalid Date";
-      return new DateTimeFormat(locales, options, "date").format(t);
+    dateToLocaleDateString: (self, locales, options_) => {
+      const t = timeOf(self);
+      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "date", "date").format(t);
     },
-    dateToLocaleTimeString: (self, locales, options) => {
-      const t = Date.prototype.getTime.call(self);
-      if (Number.isNaN(t)) return "Invalid Date";
-      return new DateTimeFormat(locales, options, "time").format(t);
+    dateToLocaleTimeString: (self, locales, options_) => {
+      const t = timeOf(self);
+      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "time", "time").format(t);
     },
-    localeCompare: (self, that, locales, options) => new Collator(locales, options).compare(String(self), String(that)),
+    localeCompare: (self, that, locales, options_) => new Collator(locales, options_).compare(String(self), String(that)),
+    caseMap: (self, locales, upper) => {
+      const list = canonicalList(locales);
+      const base = list.length ? split(list[0]).base : DEFAULT_LOCALE;
+      return N.caseMap(String(self), base, upper);
+    },
   };
 })

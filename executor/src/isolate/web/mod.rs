@@ -4,8 +4,9 @@
 //!
 //! Each concept is a JavaScript source (glue) over a few Rust functions where correctness or
 //! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, hashes on
-//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib). [`install`] runs only a small
-//! installer: every global is an accessor that evaluates its concept's source the first time
+//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib, `Intl` on
+//! ICU4X's compiled CLDR data and the IANA time zone database bundled by `jiff`). [`install`]
+//! runs only a small installer: every global is an accessor that evaluates its concept's source the first time
 //! a program touches it, then becomes an ordinary data property. So a context that uses no
 //! Web global pays for none, and one that does pays once per concept.
 //!
@@ -16,6 +17,7 @@
 mod compression;
 mod crypto;
 mod encoding;
+mod intl;
 mod url;
 
 use rquickjs::{Array, Ctx, Function, Object, Value};
@@ -174,6 +176,7 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
     encoding::natives(ctx, &natives)?;
     crypto::natives(ctx, &natives)?;
     compression::natives(ctx, &natives)?;
+    intl::natives(ctx, &natives)?;
     // The compatibility flags of the Dynamic Worker the reference runs programs in, as
     // `Cloudflare.compatibilityFlags` reads them there (measured on workerd 1.20261117.1).
     natives.set(

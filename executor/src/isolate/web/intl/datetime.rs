@@ -1,0 +1,417 @@
+//! `Intl.DateTimeFormat`'s formatting on ICU4X: the date and time styles and the component
+//! options mapped onto ICU4X's semantic field sets, in the locale's calendar, numbering
+//! system and hour cycle; time zones from the IANA database (bundled by `jiff`) for the
+//! offset at each instant, and ICU4X's CLDR names for the zone's name.
+
+use icu::calendar::{Date, Iso};
+use icu::datetime::DateTimeFormatter;
+use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
+use icu::datetime::fieldsets::enums::CompositeFieldSet;
+use icu::datetime::options::{Alignment, Length, SubsecondDigits, TimePrecision, YearStyle};
+use icu::locale::Locale;
+use icu::time::zone::{IanaParser, UtcOffset, ZoneNameTimestamp};
+use icu::time::{Time, TimeZone, ZonedDateTime};
+use rquickjs::class::Trace;
+use rquickjs::{Array, Ctx, JsLifetime, Object};
+
+use super::parts::{Nesting, Parts};
+
+/// One `Intl.DateTimeFormat`'s formatter and its time zone.
+#[derive(Trace, JsLifetime)]
+#[rquickjs::class(rename = "DateFormatter")]
+pub(crate) struct DateFormatter {
+    #[qjs(skip_trace)]
+    formatter: DateTimeFormatter<CompositeFieldSet>,
+    #[qjs(skip_trace)]
+    zone: jiff::tz::TimeZone,
+    #[qjs(skip_trace)]
+    icu_zone: TimeZone,
+    /// The weekday in its own width, when it differs from the one the date's length gives.
+    #[qjs(skip_trace)]
+    weekday: Option<DateTimeFormatter<CompositeFieldSet>>,
+    /// Fields the field set prints that the options did not ask for (ICU4X prints the hour
+    /// and minute with seconds, and the era of years before 1), removed from the output.
+    #[qjs(skip_trace)]
+    unasked: Vec<&'static str>,
+    /// A weekday with a time and no other date field: joined by a space, as V8 does.
+    #[qjs(skip_trace)]
+    weekday_time: bool,
+}
+
+fn text(o: &Object, key: &str) -> rquickjs::Result<Option<String>> {
+    o.get::<_, Option<String>>(key)
+}
+
+fn failure(what: impl std::fmt::Display) -> rquickjs::Error {
+    rquickjs::Error::new_from_js_message("Intl", "DateTimeFormat", what.to_string())
+}
+
+/// The IANA zone a `timeZone` option names, case-insensitively: its database entry.
+pub(crate) fn zone(name: &str) -> Option<jiff::tz::TimeZone> {
+    jiff::tz::db().get(name).ok()
+}
+
+/// The field set for the resolved component options (or styles).
+fn field_set(o: &Object) -> rquickjs::Result<CompositeFieldSet> {
+    let mut b = FieldSetBuilder::new();
+    let date_style = text(o, "dateStyle")?;
+    let time_style = text(o, "timeStyle")?;
+    if date_style.is_some() || time_style.is_some() {
+        if let Some(style) = &date_style {
+            let (fields, length) = match style.as_str() {
+                "full" => (DateFields::YMDE, Length::Long),
+                "long" => (DateFields::YMD, Length::Long),
+                "medium" => (DateFields::YMD, Length::Medium),
+                _ => (DateFields::YMD, Length::Short),
+            };
+            b.date_fields = Some(fields);
+            b.length = Some(length);
+        }
+        if let Some(style) = &time_style {
+            let (precision, zone) = match style.as_str() {
+                "full" => (TimePrecision::Second, Some(ZoneStyle::SpecificLong)),
+                "long" => (TimePrecision::Second, Some(ZoneStyle::SpecificShort)),
+                "medium" => (TimePrecision::Second, None),
+                _ => (TimePrecision::Minute, None),
+            };
+            b.time_precision = Some(precision);
+            b.zone_style = zone;
+            if b.length.is_none() {
+                b.length = Some(Length::Medium);
+            }
+        }
+    } else {
+        let weekday = text(o, "weekday")?;
+        let year = text(o, "year")?;
+        let month = text(o, "month")?;
+        let day = text(o, "day")?;
+        let (y, m, d, e) = (
+            year.is_some(),
+            month.is_some(),
+            day.is_some(),
+            weekday.is_some(),
+        );
+        let fields = match (y, m, d, e) {
+            (false, false, false, false) => None,
+            (true, false, false, false) => Some(DateFields::Y),
+            (false, true, false, false) => Some(DateFields::M),
+            (false, false, true, false) => Some(DateFields::D),
+            (false, false, false, true) => Some(DateFields::E),
+            (true, true, false, false) => Some(DateFields::YM),
+            (false, true, true, false) => Some(DateFields::MD),
+            (false, false, true, true) => Some(DateFields::DE),
+            (false, true, _, true) => Some(DateFields::MDE),
+            (true, _, _, true) => Some(DateFields::YMDE),
+            _ => Some(DateFields::YMD),
+        };
+        b.date_fields = fields;
+        let length = match month.as_deref() {
+            Some("long") | Some("narrow") => Length::Long,
+            Some("short") => Length::Medium,
+            Some(_) => Length::Short,
+            None => match weekday.as_deref() {
+                Some("long") => Length::Long,
+                Some("short") => Length::Medium,
+                _ => Length::Short,
+            },
+        };
+        b.length = Some(length);
+        if fields.is_some_and(|f| {
+            matches!(
+                f,
+                DateFields::Y | DateFields::YM | DateFields::YMD | DateFields::YMDE
+            )
+        }) {
+            b.year_style = Some(if text(o, "era")?.is_some() {
+                YearStyle::WithEra
+            } else if year.as_deref() == Some("2-digit") {
+                YearStyle::Auto
+            } else {
+                YearStyle::Full
+            });
+        }
+        if month.as_deref() == Some("2-digit")
+            || day.as_deref() == Some("2-digit")
+            || text(o, "hour")?.as_deref() == Some("2-digit")
+        {
+            b.alignment = Some(Alignment::Column);
+        }
+        let fractional = o.get::<_, Option<f64>>("fractionalSecondDigits")?;
+        let precision = if let Some(n) = fractional {
+            Some(TimePrecision::Subsecond(match n as u8 {
+                1 => SubsecondDigits::S1,
+                2 => SubsecondDigits::S2,
+                _ => SubsecondDigits::S3,
+            }))
+        } else if text(o, "second")?.is_some() {
+            Some(TimePrecision::Second)
+        } else if text(o, "minute")?.is_some() {
+            Some(TimePrecision::Minute)
+        } else if text(o, "hour")?.is_some() {
+            Some(TimePrecision::Hour)
+        } else {
+            None
+        };
+        b.time_precision = precision;
+        b.zone_style = match text(o, "timeZoneName")?.as_deref() {
+            Some("long") => Some(ZoneStyle::SpecificLong),
+            Some("short") => Some(ZoneStyle::SpecificShort),
+            Some("shortOffset") => Some(ZoneStyle::LocalizedOffsetShort),
+            Some("longOffset") => Some(ZoneStyle::LocalizedOffsetLong),
+            Some("shortGeneric") => Some(ZoneStyle::GenericShort),
+            Some("longGeneric") => Some(ZoneStyle::GenericLong),
+            _ => None,
+        };
+    }
+    b.build_composite().map_err(failure)
+}
+
+impl DateFormatter {
+    /// The formatter for `locale` (with its `-u-ca-`, `-u-nu-` and `-u-hc-` keywords) and the
+    /// resolved options; `timeZone` names an IANA zone.
+    pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
+        let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
+        let fields = field_set(o)?;
+        let formatter = DateTimeFormatter::try_new((&locale).into(), fields).map_err(failure)?;
+        let weekday = weekday_formatter(&locale, o)?;
+        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
+        let mut unasked = Vec::new();
+        if !styled {
+            for (field, key) in [
+                ("era", "era"),
+                ("hour", "hour"),
+                ("minute", "minute"),
+                ("dayPeriod", "hour"),
+            ] {
+                if text(o, key)?.is_none() {
+                    unasked.push(field);
+                }
+            }
+        }
+        let has = |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.is_some()) };
+        let weekday_time = !styled
+            && has("weekday")?
+            && !has("year")?
+            && !has("month")?
+            && !has("day")?
+            && has("hour")?;
+        let name = text(o, "timeZone")?.unwrap_or_else(|| "UTC".to_string());
+        let zone = zone(&name).ok_or_else(|| failure(format!("unknown time zone {name}")))?;
+        let icu_zone = IanaParser::new().parse(zone.iana_name().unwrap_or(&name));
+        Ok(DateFormatter {
+            formatter,
+            zone,
+            icu_zone,
+            weekday,
+            unasked,
+            weekday_time,
+        })
+    }
+
+    /// The instant `ms` (milliseconds since the epoch) formatted, as parts.
+    fn format_parts(&self, ms: f64) -> rquickjs::Result<Vec<(&'static str, String)>> {
+        let ts = jiff::Timestamp::from_millisecond(ms as i64).map_err(failure)?;
+        let local = ts.to_zoned(self.zone.clone());
+        let offset = local.offset().seconds();
+        let date = Date::try_new_iso(
+            i32::from(local.year()),
+            local.month() as u8,
+            local.day() as u8,
+        )
+        .map_err(failure)?;
+        let time = Time::try_new(
+            local.hour() as u8,
+            local.minute() as u8,
+            local.second() as u8,
+            local.subsec_nanosecond() as u32,
+        )
+        .map_err(failure)?;
+        let zone = self
+            .icu_zone
+            .with_offset(UtcOffset::try_from_seconds(offset).ok())
+            .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(ts.as_second()));
+        let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
+        let mut parts = Parts::of(&self.formatter.format(&zoned)).pieces(Nesting::Outer);
+        if let Some(f) = &self.weekday {
+            let name = Parts::of(&f.format(&zoned)).text;
+            for piece in parts.iter_mut().filter(|p| p.0 == "weekday") {
+                piece.1 = name.clone();
+            }
+        }
+        if !self.unasked.is_empty() {
+            parts = prune(parts, &self.unasked);
+            // Seconds alone are not padded.
+            if self.unasked.contains(&"minute") {
+                for piece in parts.iter_mut().filter(|p| p.0 == "second") {
+                    if piece.1.len() > 1
+                        && piece.1.starts_with('0')
+                        && piece.1.as_bytes()[1].is_ascii_digit()
+                    {
+                        piece.1.remove(0);
+                    }
+                }
+            }
+        }
+        if let Some(i) = parts.iter().position(|p| p.0 == "weekday")
+            && self.weekday_time
+            && parts.get(i + 1).is_some_and(|p| p.0 == "literal")
+            && parts.get(i + 2).is_some_and(|p| p.0 == "hour")
+        {
+            parts[i + 1].1 = " ".to_string();
+        }
+        // V8 prints a plain space where CLDR puts a narrow no-break one (before AM/PM).
+        for piece in &mut parts {
+            if piece.1.contains('\u{202f}') {
+                piece.1 = piece.1.replace('\u{202f}', " ");
+            }
+        }
+        Ok(parts)
+    }
+}
+
+/// The pieces without the fields in `unasked`, each with the literal that joined it to the
+/// rest (the one after it, or before it when it ends the text).
+fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::with_capacity(parts.len());
+    let mut skip_literal = false;
+    for (kind, text) in parts {
+        if unasked.contains(&kind) {
+            if out.last().is_some_and(|p| p.0 == "literal") && out.len() > 1 {
+                // Dropped at the end, or between kept fields: the joiner before goes.
+                skip_literal = true;
+                out.pop();
+            } else {
+                skip_literal = true;
+            }
+            continue;
+        }
+        if kind == "literal" && skip_literal {
+            skip_literal = false;
+            if out.is_empty() {
+                continue;
+            }
+            out.push((kind, text));
+            continue;
+        }
+        skip_literal = false;
+        out.push((kind, text));
+    }
+    while out
+        .last()
+        .is_some_and(|p| p.0 == "literal" && p.1.trim().is_empty())
+    {
+        out.pop();
+    }
+    while out
+        .first()
+        .is_some_and(|p| p.0 == "literal" && p.1.trim().is_empty())
+    {
+        out.remove(0);
+    }
+    out
+}
+
+/// A formatter of the weekday alone in the width the options ask, when the date's length
+/// would print another width (`{weekday: "long", month: "short"}`); None otherwise.
+fn weekday_formatter(
+    locale: &Locale,
+    o: &Object,
+) -> rquickjs::Result<Option<DateTimeFormatter<CompositeFieldSet>>> {
+    let Some(weekday) = text(o, "weekday")? else {
+        return Ok(None);
+    };
+    let wanted = match weekday.as_str() {
+        "long" => Length::Long,
+        "short" => Length::Medium,
+        _ => Length::Short,
+    };
+    let given = match text(o, "month")?.as_deref() {
+        Some("long") | Some("narrow") => Length::Long,
+        Some("short") => Length::Medium,
+        Some(_) => Length::Short,
+        None => return Ok(None),
+    };
+    if wanted == given {
+        return Ok(None);
+    }
+    let mut b = FieldSetBuilder::new();
+    b.date_fields = Some(DateFields::E);
+    b.length = Some(wanted);
+    let fields = b.build_composite().map_err(failure)?;
+    DateTimeFormatter::try_new(locale.into(), fields)
+        .map(Some)
+        .map_err(failure)
+}
+
+#[rquickjs::methods]
+impl DateFormatter {
+    /// The parts of an instant's formatted text, as `{type, value}` objects.
+    #[qjs(rename = "parts")]
+    pub fn js_parts<'js>(&self, ctx: Ctx<'js>, ms: f64) -> rquickjs::Result<Array<'js>> {
+        super::parts::pieces_to_js(&ctx, self.format_parts(ms)?)
+    }
+
+    /// An instant's formatted text.
+    pub fn format(&self, ms: f64) -> rquickjs::Result<String> {
+        Ok(self.format_parts(ms)?.into_iter().map(|(_, s)| s).collect())
+    }
+}
+
+/// ICU's canonical names where they are the older IANA name (CLDR keeps the first name a
+/// zone had; V8 answers these): IANA's current name → ICU's.
+const ICU_NAMES: [(&str, &str); 20] = [
+    ("Asia/Kolkata", "Asia/Calcutta"),
+    ("Asia/Kathmandu", "Asia/Katmandu"),
+    ("Asia/Ho_Chi_Minh", "Asia/Saigon"),
+    ("Asia/Yangon", "Asia/Rangoon"),
+    ("Europe/Kyiv", "Europe/Kiev"),
+    ("America/Argentina/Buenos_Aires", "America/Buenos_Aires"),
+    ("America/Argentina/Catamarca", "America/Catamarca"),
+    ("America/Argentina/Cordoba", "America/Cordoba"),
+    ("America/Argentina/Jujuy", "America/Jujuy"),
+    ("America/Argentina/Mendoza", "America/Mendoza"),
+    ("Atlantic/Faroe", "Atlantic/Faeroe"),
+    ("America/Nuuk", "America/Godthab"),
+    ("Pacific/Chuuk", "Pacific/Truk"),
+    ("Pacific/Pohnpei", "Pacific/Ponape"),
+    ("Pacific/Kanton", "Pacific/Enderbury"),
+    ("America/Indiana/Indianapolis", "America/Indianapolis"),
+    ("America/Kentucky/Louisville", "America/Louisville"),
+    ("Africa/Asmara", "Africa/Asmera"),
+    ("America/Atikokan", "America/Coral_Harbour"),
+    ("Asia/Ulaanbaatar", "Asia/Ulaanbaatar"),
+];
+
+fn icu_name(canonical: &str) -> &str {
+    ICU_NAMES
+        .iter()
+        .find(|(iana, _)| *iana == canonical)
+        .map_or(canonical, |(_, icu)| icu)
+}
+
+/// The canonical names of every zone, as ICU names them, sorted (`supportedValuesOf`).
+pub(crate) fn zone_names() -> Vec<String> {
+    let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
+        .iter()
+        .map(|z| icu_name(z.canonical).to_string())
+        .filter(|n| !n.is_empty() && n != "Etc/Unknown")
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The zone's canonical name as ICU gives it (`US/Pacific` → `America/Los_Angeles`,
+/// `asia/kolkata` → `Asia/Calcutta`), or None for an unknown zone.
+pub(crate) fn normalize_zone(name: &str) -> Option<String> {
+    let known = zone(name)?;
+    let parsed = icu::time::zone::iana::IanaParserExtended::new().parse(name);
+    if parsed.time_zone == TimeZone::UNKNOWN {
+        return known.iana_name().map(str::to_string);
+    }
+    let canonical = match parsed.canonical {
+        "Etc/UTC" | "Etc/GMT" => "UTC",
+        c => c,
+    };
+    Some(icu_name(canonical).to_string())
+}

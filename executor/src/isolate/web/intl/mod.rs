@@ -1,0 +1,224 @@
+//! `Intl` on ICU4X: the Rust half of `intl.js`. ICU4X (its compiled CLDR data lives in the
+//! binary's static data) formats numbers, dates, lists, relative times and display names,
+//! selects plural categories, collates, segments and maps case; `jiff`'s bundled IANA
+//! database gives each zone's offset at an instant. `intl.js` validates options, resolves
+//! them as V8 does and shapes the results; these functions do the locale-dependent work.
+//!
+//! Nothing here runs when a sandbox is prepared: [`natives`] adds one function, `intl`,
+//! which builds the table of functions the first time `intl.js` loads (a program that never
+//! touches `Intl` or a locale method pays for nothing).
+
+mod datetime;
+mod number;
+mod parts;
+mod text;
+
+use icu::locale::{LanguageIdentifier, Locale, LocaleCanonicalizer, LocaleExpander};
+use icu_provider::prelude::*;
+use rquickjs::{Class, Ctx, Function, Object, Value};
+
+/// Adds `intl()` to the natives table: it answers the table of Intl functions.
+pub(crate) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
+    natives.set("intl", Function::new(ctx.clone(), table)?)
+}
+
+fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    let t = Object::new(ctx.clone())?;
+    t.set(
+        "numberFormatter",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, o: Object<'js>| {
+            Class::instance(ctx, number::NumberFormatter::new(&tag, &o)?)
+        })?,
+    )?;
+    t.set(
+        "dateFormatter",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, o: Object<'js>| {
+            Class::instance(ctx, datetime::DateFormatter::new(&tag, &o)?)
+        })?,
+    )?;
+    t.set(
+        "pluralRules",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, ordinal: bool| {
+            Class::instance(ctx, text::PluralSelector::new(&tag, ordinal)?)
+        })?,
+    )?;
+    t.set(
+        "collator",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, tag: String, sensitivity: String, ignore: bool| {
+                Class::instance(ctx, text::Comparer::new(&tag, &sensitivity, ignore)?)
+            },
+        )?,
+    )?;
+    t.set(
+        "list",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, tag: String, kind: String, style: String, items: Vec<String>| {
+                text::list(&ctx, &tag, &kind, &style, items)
+            },
+        )?,
+    )?;
+    t.set(
+        "relative",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, tag: String, style: String, numeric: String, unit: String, v: f64| {
+                text::relative(&ctx, &tag, &style, &numeric, &unit, v)
+            },
+        )?,
+    )?;
+    t.set(
+        "segments",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, granularity: String, s: rquickjs::String<'js>| {
+                let units: Vec<u16> = s.to_string()?.encode_utf16().collect();
+                text::segments(&ctx, &granularity, units)
+            },
+        )?,
+    )?;
+    t.set(
+        "caseMap",
+        Function::new(ctx.clone(), |s: String, tag: String, upper: bool| {
+            text::case(&s, &tag, upper)
+        })?,
+    )?;
+    t.set(
+        "displayName",
+        Function::new(
+            ctx.clone(),
+            |tag: String, kind: String, style: String, code: String| {
+                text::display_name(&tag, &kind, &style, &code)
+            },
+        )?,
+    )?;
+    t.set("canonicalize", Function::new(ctx.clone(), canonicalize)?)?;
+    t.set(
+        "supported",
+        Function::new(ctx.clone(), |tag: String| supported(&tag))?,
+    )?;
+    t.set(
+        "available",
+        Function::new(ctx.clone(), |tag: String, any: Option<bool>| {
+            available(&tag, any.unwrap_or(false))
+        })?,
+    )?;
+    t.set(
+        "maximize",
+        Function::new(ctx.clone(), |tag: String| expand(&tag, true))?,
+    )?;
+    t.set(
+        "minimize",
+        Function::new(ctx.clone(), |tag: String| expand(&tag, false))?,
+    )?;
+    t.set(
+        "numberingSystem",
+        Function::new(ctx.clone(), |tag: String| numbering_system(&tag))?,
+    )?;
+    t.set(
+        "timeZone",
+        Function::new(ctx.clone(), |name: String| datetime::normalize_zone(&name))?,
+    )?;
+    t.set(
+        "timeZones",
+        Function::new(ctx.clone(), datetime::zone_names)?,
+    )?;
+    let _ = Value::new_undefined(ctx);
+    Ok(t)
+}
+
+/// The canonical form of a BCP 47 language tag (case, aliases, extension order), or None
+/// when it is not a well-formed tag.
+fn canonicalize(tag: String) -> Option<String> {
+    if tag.contains('_') || tag.is_empty() {
+        return None;
+    }
+    let mut locale = Locale::try_from_str(&tag).ok()?;
+    LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
+    Some(locale.to_string())
+}
+
+/// The languages workerd's ICU data has (measured on the reference: `supportedLocalesOf`
+/// over CLDR's languages answers these and no others); a locale in any other language falls
+/// back to the default, en-US, as there.
+const WORKERD_LANGUAGES: [&str; 60] = [
+    "af", "ak", "am", "ar", "az", "bg", "bn", "bs", "ca", "cs", "da", "de", "el", "en", "es", "et",
+    "fa", "fi", "fil", "fr", "gu", "he", "hi", "hr", "hu", "id", "it", "ja", "kk", "kn", "ko",
+    "kok", "lt", "lv", "ml", "mr", "ms", "nb", "nl", "no", "pa", "pl", "pt", "ro", "ru", "sd",
+    "sk", "sl", "sr", "sv", "sw", "ta", "te", "th", "tr", "uk", "ur", "uz", "vi", "zh",
+];
+
+/// Whether the reference has data for the tag's language.
+fn supported(tag: &str) -> bool {
+    let Ok(locale) = Locale::try_from_str(tag) else {
+        return false;
+    };
+    WORKERD_LANGUAGES.contains(&locale.id.language.as_str())
+}
+
+/// Whether CLDR's likely subtags know the tag's language (ICU's plural rules cover every
+/// such language, in workerd too).
+fn known_language(tag: &str) -> bool {
+    let Ok(locale) = Locale::try_from_str(tag) else {
+        return false;
+    };
+    let language = locale.id.language;
+    if WORKERD_LANGUAGES.contains(&language.as_str()) {
+        return true;
+    }
+    let expander = LocaleExpander::new_extended();
+    let mut id = LanguageIdentifier::from((language, None, None));
+    expander.maximize(&mut id);
+    let mut root = LanguageIdentifier::UNKNOWN;
+    expander.maximize(&mut root);
+    !(id.script == root.script && id.region == root.region)
+}
+
+/// The locale a service resolves to for a supported tag's base: the tag without a region
+/// CLDR does not know (`de-XX` → `de`), as ICU's lookup falls back.
+fn available(tag: &str, any_language: bool) -> Option<String> {
+    if !(supported(tag) || any_language && known_language(tag)) {
+        return None;
+    }
+    let mut id = LanguageIdentifier::try_from_str(tag).ok()?;
+    if let Some(region) = id.region {
+        let names = icu_experimental::displaynames::multi::RegionDisplayNames::try_new_unstable(
+            &icu_experimental::provider::Baked,
+            (&Locale::try_from_str("en").ok()?).into(),
+            Default::default(),
+        )
+        .ok()?;
+        if names.of(region).is_none() || matches!(region.as_str(), "ZZ" | "XX") {
+            id.region = None;
+        }
+    }
+    Some(id.to_string())
+}
+
+/// The tag with likely subtags added (`maximize`) or removed (`minimize`).
+fn expand(tag: &str, maximize: bool) -> Option<String> {
+    let mut locale = Locale::try_from_str(tag).ok()?;
+    let expander = LocaleExpander::new_extended();
+    if maximize {
+        expander.maximize(&mut locale.id);
+    } else {
+        expander.minimize(&mut locale.id);
+    }
+    Some(locale.to_string())
+}
+
+/// The locale's default numbering system (`latn`, `arab`, `beng`…).
+fn numbering_system(tag: &str) -> String {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    let data_locale = DataLocale::from(&locale.id);
+    let response: Result<DataResponse<icu::decimal::provider::DecimalSymbolsV1>, _> =
+        icu::decimal::provider::Baked.load(DataRequest {
+            id: DataIdentifierBorrowed::for_locale(&data_locale),
+            ..Default::default()
+        });
+    response
+        .map(|r| r.payload.get().numsys().to_string())
+        .unwrap_or_else(|_| "latn".to_string())
+}

@@ -1,0 +1,450 @@
+//! `Intl.NumberFormat`'s formatting on ICU4X: decimal, percent and currency styles, the
+//! standard, scientific, engineering and compact notations, sign display, the digit and
+//! rounding options of ECMA-402 (applied to an exact decimal, as ICU4C does), grouping and
+//! the locale's numbering system. The options arrive resolved (validated, defaults filled)
+//! by `intl.js`; the formatter answers the text as parts.
+
+use fixed_decimal::{
+    Decimal, FloatPrecision, RoundingIncrement, Sign, SignDisplay, SignedRoundingMode,
+    UnsignedRoundingMode,
+};
+use icu::decimal::options::{
+    CompactDecimalFormatterOptions, DecimalFormatterOptions, GroupingStrategy,
+};
+use icu::decimal::{CompactDecimalFormatter, DecimalFormatter};
+use icu::locale::Locale;
+use icu_experimental::dimension::currency::CurrencyType;
+use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
+use icu_experimental::dimension::currency::options::{CurrencyFormatterOptions, CurrencyUsage};
+use icu_experimental::dimension::percent::formatter::PercentFormatter;
+use rquickjs::class::Trace;
+use rquickjs::{Array, Ctx, JsLifetime, Object, Value};
+use writeable::Part;
+
+use super::parts::{Nesting, Parts};
+
+/// How a number is rounded: which of the digit options rule (ECMA-402's rounding type).
+#[derive(Clone, Copy)]
+enum Rounding {
+    Fraction,
+    Significant,
+    MorePrecision,
+    LessPrecision,
+}
+
+/// The digit options, resolved.
+#[derive(Clone, Copy)]
+struct Digits {
+    rounding: Rounding,
+    min_int: i16,
+    min_frac: i16,
+    max_frac: i16,
+    min_sig: i16,
+    max_sig: i16,
+    mode: SignedRoundingMode,
+    increment: u32,
+    strip_if_integer: bool,
+}
+
+enum Style {
+    Decimal(DecimalFormatter),
+    Percent(PercentFormatter<DecimalFormatter>),
+    Currency(Box<CurrencyFormatter<DecimalFormatter>>),
+}
+
+enum Notation {
+    Standard,
+    Scientific,
+    Engineering,
+    Compact(Box<CompactDecimalFormatter>),
+}
+
+/// One `Intl.NumberFormat`'s formatter.
+#[derive(Trace, JsLifetime)]
+#[rquickjs::class(rename = "NumberFormatter")]
+pub(crate) struct NumberFormatter {
+    #[qjs(skip_trace)]
+    style: Style,
+    #[qjs(skip_trace)]
+    notation: Notation,
+    #[qjs(skip_trace)]
+    plain: DecimalFormatter,
+    #[qjs(skip_trace)]
+    digits: Digits,
+    #[qjs(skip_trace)]
+    sign: SignDisplay,
+}
+
+fn text(o: &Object, key: &str) -> rquickjs::Result<String> {
+    Ok(o.get::<_, Option<String>>(key)?.unwrap_or_default())
+}
+
+fn int(o: &Object, key: &str, fallback: i16) -> rquickjs::Result<i16> {
+    Ok(o.get::<_, Option<f64>>(key)?.map_or(fallback, |n| n as i16))
+}
+
+fn data_error(e: impl std::fmt::Display) -> rquickjs::Error {
+    rquickjs::Error::new_from_js_message("ICU4X", "data", e.to_string())
+}
+
+pub(crate) fn rounding_mode(name: &str) -> SignedRoundingMode {
+    use {SignedRoundingMode as S, UnsignedRoundingMode as U};
+    match name {
+        "ceil" => S::Ceil,
+        "floor" => S::Floor,
+        "expand" => S::Unsigned(U::Expand),
+        "trunc" => S::Unsigned(U::Trunc),
+        "halfCeil" => S::HalfCeil,
+        "halfFloor" => S::HalfFloor,
+        "halfTrunc" => S::Unsigned(U::HalfTrunc),
+        "halfEven" => S::Unsigned(U::HalfEven),
+        _ => S::Unsigned(U::HalfExpand),
+    }
+}
+
+impl Digits {
+    /// The digit options of a resolved options object.
+    fn from_object(o: &Object) -> rquickjs::Result<Self> {
+        let rounding = match text(o, "roundingType")?.as_str() {
+            "significantDigits" => Rounding::Significant,
+            "morePrecision" => Rounding::MorePrecision,
+            "lessPrecision" => Rounding::LessPrecision,
+            _ => Rounding::Fraction,
+        };
+        Ok(Digits {
+            rounding,
+            min_int: int(o, "minimumIntegerDigits", 1)?,
+            min_frac: int(o, "minimumFractionDigits", 0)?,
+            max_frac: int(o, "maximumFractionDigits", 3)?,
+            min_sig: int(o, "minimumSignificantDigits", 1)?,
+            max_sig: int(o, "maximumSignificantDigits", 21)?,
+            mode: rounding_mode(&text(o, "roundingMode")?),
+            increment: o.get::<_, Option<f64>>("roundingIncrement")?.unwrap_or(1.0) as u32,
+            strip_if_integer: text(o, "trailingZeroDisplay")? == "stripIfInteger",
+        })
+    }
+}
+
+/// A number as an exact decimal, through its shortest round-trip digits (NaN and the
+/// infinities as zero).
+pub(crate) fn exact(n: f64) -> Decimal {
+    Decimal::try_from_f64(n, FloatPrecision::RoundTrip).unwrap_or_default()
+}
+
+/// `n` rounded under the digit options of `o` (PluralRules selects on this).
+pub(crate) fn rounded(n: f64, o: &Object) -> rquickjs::Result<Decimal> {
+    let mut d = exact(n);
+    round(&mut d, &Digits::from_object(o)?);
+    Ok(d)
+}
+
+impl NumberFormatter {
+    /// The formatter for `locale` (a BCP 47 tag, with its `-u-nu-` keyword if any) and the
+    /// resolved options.
+    pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
+        let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
+        let grouping = match text(o, "useGrouping")?.as_str() {
+            "always" => GroupingStrategy::Always,
+            "min2" => GroupingStrategy::Min2,
+            "false" | "" => GroupingStrategy::Never,
+            _ => GroupingStrategy::Auto,
+        };
+        let mut options = DecimalFormatterOptions::default();
+        options.grouping_strategy = Some(grouping);
+        let decimal = || DecimalFormatter::try_new((&locale).into(), options).map_err(data_error);
+        let style = match text(o, "style")?.as_str() {
+            "percent" => Style::Percent(
+                PercentFormatter::try_new_with_decimal_formatter(
+                    (&locale).into(),
+                    decimal()?,
+                    Default::default(),
+                )
+                .map_err(data_error)?,
+            ),
+            "currency" => {
+                let code = text(o, "currency")?;
+                let currency = CurrencyType::try_from_str(&code.to_ascii_lowercase())
+                    .map_err(|_| data_error(format!("{code} is not a currency code")))?;
+                let usage = if text(o, "currencySign")? == "accounting" {
+                    CurrencyUsage::Accounting
+                } else {
+                    CurrencyUsage::Standard
+                };
+                let opts = CurrencyFormatterOptions::from(usage);
+                let prefs = (&locale).into();
+                let f = match text(o, "currencyDisplay")?.as_str() {
+                    "narrowSymbol" => {
+                        CurrencyFormatter::try_new_symbol_narrow(prefs, currency, opts)
+                    }
+                    "code" => CurrencyFormatter::try_new_code(prefs, currency, opts),
+                    "name" => CurrencyFormatter::try_new_name(prefs, currency),
+                    _ => CurrencyFormatter::try_new_symbol(prefs, currency, opts),
+                }
+                .map_err(data_error)?;
+                Style::Currency(Box::new(f))
+            }
+            _ => Style::Decimal(decimal()?),
+        };
+        let notation = match text(o, "notation")?.as_str() {
+            "scientific" => Notation::Scientific,
+            "engineering" => Notation::Engineering,
+            "compact" => {
+                let prefs = (&locale).into();
+                let mut compact = CompactDecimalFormatterOptions::default();
+                compact.grouping_strategy = Some(grouping);
+                let f = if text(o, "compactDisplay")? == "long" {
+                    CompactDecimalFormatter::try_new_long(prefs, compact)
+                } else {
+                    CompactDecimalFormatter::try_new_short(prefs, compact)
+                }
+                .map_err(data_error)?;
+                Notation::Compact(Box::new(f))
+            }
+            _ => Notation::Standard,
+        };
+        let digits = Digits::from_object(o)?;
+        let sign = match text(o, "signDisplay")?.as_str() {
+            "never" => SignDisplay::Never,
+            "always" => SignDisplay::Always,
+            "exceptZero" => SignDisplay::ExceptZero,
+            "negative" => SignDisplay::Negative,
+            _ => SignDisplay::Auto,
+        };
+        Ok(NumberFormatter {
+            style,
+            notation,
+            plain: decimal()?,
+            digits,
+            sign,
+        })
+    }
+
+    /// Formats a decimal (already scaled for percent) into parts.
+    fn format_decimal(&self, value: Decimal) -> Parts {
+        let mut value = value;
+        match &self.notation {
+            Notation::Standard => {
+                round(&mut value, &self.digits);
+                self.styled(value)
+            }
+            Notation::Scientific | Notation::Engineering => {
+                let step = if matches!(self.notation, Notation::Engineering) {
+                    3
+                } else {
+                    1
+                };
+                let exponent_of = |v: &Decimal| -> i16 {
+                    if v.absolute.is_zero() {
+                        0
+                    } else {
+                        v.absolute.nonzero_magnitude_start().div_euclid(step) * step
+                    }
+                };
+                let mut exponent = exponent_of(&value);
+                let mut significand = value.clone();
+                significand.multiply_pow10(-exponent);
+                round(&mut significand, &self.digits);
+                let bumped = exponent_of(&significand);
+                if bumped != 0 {
+                    exponent += bumped;
+                    significand = value;
+                    significand.multiply_pow10(-exponent);
+                    round(&mut significand, &self.digits);
+                }
+                let mut parts = self.styled(significand);
+                parts.push_part("E", part("exponentSeparator"));
+                if exponent < 0 {
+                    parts.push_part("-", part("exponentMinusSign"));
+                }
+                let magnitude = Decimal::from(exponent.unsigned_abs() as u32);
+                let digits = Parts::of(&self.plain.format(&magnitude));
+                parts.push_part(&digits.text, part("exponentInteger"));
+                parts
+            }
+            Notation::Compact(f) => {
+                let magnitude = if value.absolute.is_zero() {
+                    0
+                } else {
+                    value.absolute.nonzero_magnitude_start()
+                };
+                let mut exponent = f.compact_exponent_for_magnitude(magnitude);
+                let mut significand = value.clone();
+                significand.multiply_pow10(-i16::from(exponent));
+                round(&mut significand, &self.digits);
+                if !significand.absolute.is_zero() {
+                    let rounded =
+                        significand.absolute.nonzero_magnitude_start() + i16::from(exponent);
+                    let again = f.compact_exponent_for_magnitude(rounded);
+                    if again != exponent {
+                        exponent = again;
+                        significand = value;
+                        significand.multiply_pow10(-i16::from(exponent));
+                        round(&mut significand, &self.digits);
+                    }
+                }
+                significand.apply_sign_display(self.sign);
+                let parts = match f.format_with_exponent(&significand, exponent) {
+                    Ok(w) => Parts::of(&w),
+                    Err(_) => Parts::of(&self.plain.format(&significand)),
+                };
+                let mut magnitude = significand;
+                magnitude.sign = Sign::None;
+                let digits = Parts::of(&self.plain.format(&magnitude));
+                Parts::annotated(parts, &digits, "compact")
+            }
+        }
+    }
+
+    /// The rounded decimal in the style's pattern, with the sign display applied.
+    fn styled(&self, mut value: Decimal) -> Parts {
+        value.apply_sign_display(self.sign);
+        let parts = match &self.style {
+            Style::Decimal(f) => Parts::of(&f.format(&value)),
+            Style::Percent(f) => Parts::of(&f.format(&value)),
+            Style::Currency(f) => Parts::of(&f.format_fixed_decimal(&value)),
+        };
+        let mut magnitude = value;
+        magnitude.sign = Sign::None;
+        let digits = Parts::of(&self.plain.format(&magnitude));
+        Parts::annotated(parts, &digits, self.affix_kind())
+    }
+
+    /// What the letters around the number are: the currency's symbol or name, or literal.
+    fn affix_kind(&self) -> &'static str {
+        match (&self.style, &self.notation) {
+            (_, Notation::Compact(_)) => "compact",
+            (Style::Currency(_), _) => "currency",
+            _ => "literal",
+        }
+    }
+
+    /// Formats NaN or an infinity: the pattern of zero, its digits replaced by the symbol.
+    fn format_special(
+        &self,
+        negative: bool,
+        symbol: &str,
+        kind: &'static str,
+    ) -> Vec<(&'static str, String)> {
+        let mut zero = Decimal::from(0);
+        if negative {
+            zero.sign = Sign::Negative;
+        }
+        let parts = self.styled(zero);
+        let mut out = Vec::new();
+        let mut placed = false;
+        for (k, v) in parts.pieces(Nesting::Inner) {
+            match k {
+                "integer" if !placed => {
+                    out.push((kind, symbol.to_string()));
+                    placed = true;
+                }
+                "integer" | "decimal" | "fraction" | "group" => {}
+                _ => out.push((k, v)),
+            }
+        }
+        out
+    }
+
+    /// The value as an exact decimal: a number through its shortest round-trip digits, a
+    /// string (a BigInt's digits, or a numeric string) as written.
+    fn pieces(&self, value: &Value) -> Vec<(&'static str, String)> {
+        let decimal = if let Some(n) = value.as_number() {
+            if n.is_nan() {
+                return self.format_special(false, "NaN", "nan");
+            }
+            if n.is_infinite() {
+                return self.format_special(n < 0.0, "∞", "infinity");
+            }
+            Decimal::try_from_f64(n, FloatPrecision::RoundTrip).unwrap_or_default()
+        } else if let Some(s) = value.as_string().and_then(|s| s.to_string().ok()) {
+            Decimal::try_from_str(s.trim()).unwrap_or_default()
+        } else {
+            Decimal::default()
+        };
+        let mut decimal = decimal;
+        if matches!(self.style, Style::Percent(_)) {
+            decimal.multiply_pow10(2);
+        }
+        self.format_decimal(decimal).pieces(Nesting::Inner)
+    }
+}
+
+fn part(value: &'static str) -> Part {
+    Part {
+        category: "number",
+        value,
+    }
+}
+
+/// Rounds `d` under the digit options, as ECMA-402's FormatNumericToString does.
+fn round(d: &mut Decimal, o: &Digits) {
+    let by_fraction = |d: &Decimal| {
+        let mut d = d.clone();
+        let increment = match o.increment {
+            2 | 20 | 200 | 2000 => RoundingIncrement::MultiplesOf2,
+            5 | 50 | 500 | 5000 => RoundingIncrement::MultiplesOf5,
+            25 | 250 | 2500 => RoundingIncrement::MultiplesOf25,
+            _ => RoundingIncrement::MultiplesOf1,
+        };
+        let shift: i16 = match o.increment {
+            10 | 20 | 50 | 250 => 1,
+            100 | 200 | 500 | 2500 => 2,
+            1000 | 2000 | 5000 => 3,
+            _ => 0,
+        };
+        d.round_with_mode_and_increment(-o.max_frac + shift, o.mode, increment);
+        d.absolute.pad_end(-o.min_frac);
+        (d, -o.max_frac)
+    };
+    let by_significance = |d: &Decimal| {
+        let mut d = d.clone();
+        let magnitude = if d.absolute.is_zero() {
+            0
+        } else {
+            d.absolute.nonzero_magnitude_start()
+        };
+        let at = magnitude - o.max_sig + 1;
+        d.round_with_mode(at, o.mode);
+        d.absolute.trim_end();
+        let magnitude = if d.absolute.is_zero() {
+            0
+        } else {
+            d.absolute.nonzero_magnitude_start()
+        };
+        d.absolute.pad_end(magnitude - o.min_sig + 1);
+        (d, at)
+    };
+    let (mut rounded, _) = match o.rounding {
+        Rounding::Fraction => by_fraction(d),
+        Rounding::Significant => by_significance(d),
+        Rounding::MorePrecision | Rounding::LessPrecision => {
+            let (f, fat) = by_fraction(d);
+            let (s, sat) = by_significance(d);
+            let more = matches!(o.rounding, Rounding::MorePrecision);
+            if (sat <= fat) == more {
+                (s, sat)
+            } else {
+                (f, fat)
+            }
+        }
+    };
+    if o.strip_if_integer {
+        rounded.absolute.trim_end_if_integer();
+    }
+    rounded.absolute.pad_start(o.min_int);
+    *d = rounded;
+}
+
+#[rquickjs::methods]
+impl NumberFormatter {
+    /// The parts of a value's formatted text, as `{type, value}` objects.
+    #[qjs(rename = "parts")]
+    pub fn js_parts<'js>(&self, ctx: Ctx<'js>, value: Value<'js>) -> rquickjs::Result<Array<'js>> {
+        super::parts::pieces_to_js(&ctx, self.pieces(&value))
+    }
+
+    /// A value's formatted text.
+    pub fn format(&self, value: Value<'_>) -> String {
+        self.pieces(&value).into_iter().map(|(_, s)| s).collect()
+    }
+}

@@ -1,0 +1,305 @@
+//! The text services of `Intl` on ICU4X: plural rules, lists, relative time, collation,
+//! segmentation, case mapping and display names. Each takes a resolved BCP 47 tag (with the
+//! Unicode extension keywords that matter to it) and the options `intl.js` validated.
+
+use std::cmp::Ordering;
+
+use icu::collator::options::{AlternateHandling, CaseLevel, CollatorOptions, Strength};
+use icu::collator::{Collator, CollatorBorrowed};
+use icu::list::ListFormatter;
+use icu::list::options::{ListFormatterOptions, ListLength};
+use icu::locale::{LanguageIdentifier, Locale};
+use icu::plurals::{PluralCategory, PluralRuleType, PluralRules, PluralRulesOptions};
+use icu::segmenter::options::{SentenceBreakInvariantOptions, WordBreakInvariantOptions};
+use icu::segmenter::{GraphemeClusterSegmenter, SentenceSegmenter, WordSegmenter};
+use icu_experimental::relativetime::RelativeTimeFormatter;
+use icu_experimental::relativetime::options::{Numeric, RelativeTimeFormatterOptions};
+use rquickjs::class::Trace;
+use rquickjs::{Array, Ctx, JsLifetime, Object};
+
+use super::number;
+use super::parts::{Nesting, Parts};
+
+fn locale(tag: &str) -> Locale {
+    tag.parse().unwrap_or(Locale::UNKNOWN)
+}
+
+fn failure(what: impl std::fmt::Display) -> rquickjs::Error {
+    rquickjs::Error::new_from_js_message("Intl", "ICU4X", what.to_string())
+}
+
+/// An `Intl.PluralRules`' rules.
+#[derive(Trace, JsLifetime)]
+#[rquickjs::class(rename = "PluralSelector")]
+pub(crate) struct PluralSelector {
+    #[qjs(skip_trace)]
+    rules: PluralRules,
+}
+
+pub(crate) fn category_name(c: PluralCategory) -> &'static str {
+    match c {
+        PluralCategory::Zero => "zero",
+        PluralCategory::One => "one",
+        PluralCategory::Two => "two",
+        PluralCategory::Few => "few",
+        PluralCategory::Many => "many",
+        PluralCategory::Other => "other",
+    }
+}
+
+impl PluralSelector {
+    pub fn new(tag: &str, ordinal: bool) -> rquickjs::Result<Self> {
+        let kind = if ordinal {
+            PluralRuleType::Ordinal
+        } else {
+            PluralRuleType::Cardinal
+        };
+        let rules = PluralRules::try_new(
+            (&locale(tag)).into(),
+            PluralRulesOptions::default().with_type(kind),
+        )
+        .map_err(failure)?;
+        Ok(PluralSelector { rules })
+    }
+}
+
+#[rquickjs::methods]
+impl PluralSelector {
+    /// The category of `n` once rounded under the digit options `o`.
+    pub fn select(&self, n: f64, o: Object<'_>) -> rquickjs::Result<&'static str> {
+        if !n.is_finite() {
+            return Ok("other");
+        }
+        let d = number::rounded(n, &o)?;
+        Ok(category_name(self.rules.category_for(&d)))
+    }
+
+    /// The category of a range.
+    #[qjs(rename = "selectRange")]
+    pub fn select_range(&self, a: f64, b: f64, o: Object<'_>) -> rquickjs::Result<&'static str> {
+        // CLDR's range rules mostly answer the end's category.
+        let _ = a;
+        self.select(b, o)
+    }
+
+    /// The categories of the locale, in CLDR order (zero, one, two, few, many, other).
+    pub fn categories(&self) -> Vec<&'static str> {
+        self.rules.categories().map(category_name).collect()
+    }
+}
+
+/// An `Intl.Collator`'s collator.
+#[derive(Trace, JsLifetime)]
+#[rquickjs::class(rename = "Comparer")]
+pub(crate) struct Comparer {
+    #[qjs(skip_trace)]
+    collator: CollatorBorrowed<'static>,
+}
+
+impl Comparer {
+    /// `tag` carries `-u-kn-` and `-u-kf-` (and `-u-co-`); `sensitivity` is ECMA-402's.
+    pub fn new(tag: &str, sensitivity: &str, ignore_punctuation: bool) -> rquickjs::Result<Self> {
+        let mut options = CollatorOptions::default();
+        let (strength, case_level) = match sensitivity {
+            "base" => (Strength::Primary, None),
+            "accent" => (Strength::Secondary, None),
+            "case" => (Strength::Primary, Some(CaseLevel::On)),
+            _ => (Strength::Tertiary, None),
+        };
+        options.strength = Some(strength);
+        options.case_level = case_level;
+        if ignore_punctuation {
+            options.alternate_handling = Some(AlternateHandling::Shifted);
+        }
+        let collator = Collator::try_new((&locale(tag)).into(), options).map_err(failure)?;
+        Ok(Comparer { collator })
+    }
+}
+
+#[rquickjs::methods]
+impl Comparer {
+    /// -1, 0 or 1 as `a` sorts before, with or after `b`.
+    pub fn compare(&self, a: String, b: String) -> i32 {
+        match self.collator.compare(&a, &b) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        }
+    }
+}
+
+/// A list joined by the locale's pattern: `kind` conjunction, disjunction or unit; `style`
+/// long, short or narrow; answered as parts.
+pub(crate) fn list<'js>(
+    ctx: &Ctx<'js>,
+    tag: &str,
+    kind: &str,
+    style: &str,
+    items: Vec<String>,
+) -> rquickjs::Result<Array<'js>> {
+    let length = match style {
+        "short" => ListLength::Short,
+        "narrow" => ListLength::Narrow,
+        _ => ListLength::Wide,
+    };
+    let options = ListFormatterOptions::default().with_length(length);
+    let prefs = (&locale(tag)).into();
+    let f = match kind {
+        "disjunction" => ListFormatter::try_new_or(prefs, options),
+        "unit" => ListFormatter::try_new_unit(prefs, options),
+        _ => ListFormatter::try_new_and(prefs, options),
+    }
+    .map_err(failure)?;
+    let parts = Parts::of(&f.format(items.iter().map(String::as_str)));
+    parts.to_js(ctx, Nesting::Inner)
+}
+
+/// `value` `unit`s from now in the locale's words: `style` long, short or narrow; `numeric`
+/// always or auto. Answered as parts (the number's parts carry the unit in `intl.js`).
+pub(crate) fn relative<'js>(
+    ctx: &Ctx<'js>,
+    tag: &str,
+    style: &str,
+    numeric: &str,
+    unit: &str,
+    value: f64,
+) -> rquickjs::Result<Array<'js>> {
+    let prefs = (&locale(tag)).into();
+    let mut options = RelativeTimeFormatterOptions::default();
+    if numeric == "auto" {
+        options = options.with_numeric(Numeric::Auto);
+    }
+    type Ctor = fn(
+        icu_experimental::relativetime::RelativeTimeFormatterPreferences,
+        RelativeTimeFormatterOptions,
+    ) -> Result<RelativeTimeFormatter, icu_provider::DataError>;
+    let ctor: Ctor = match (style, unit) {
+        ("short", "second") => RelativeTimeFormatter::try_new_short_second,
+        ("short", "minute") => RelativeTimeFormatter::try_new_short_minute,
+        ("short", "hour") => RelativeTimeFormatter::try_new_short_hour,
+        ("short", "day") => RelativeTimeFormatter::try_new_short_day,
+        ("short", "week") => RelativeTimeFormatter::try_new_short_week,
+        ("short", "month") => RelativeTimeFormatter::try_new_short_month,
+        ("short", "quarter") => RelativeTimeFormatter::try_new_short_quarter,
+        ("short", "year") => RelativeTimeFormatter::try_new_short_year,
+        ("narrow", "second") => RelativeTimeFormatter::try_new_narrow_second,
+        ("narrow", "minute") => RelativeTimeFormatter::try_new_narrow_minute,
+        ("narrow", "hour") => RelativeTimeFormatter::try_new_narrow_hour,
+        ("narrow", "day") => RelativeTimeFormatter::try_new_narrow_day,
+        ("narrow", "week") => RelativeTimeFormatter::try_new_narrow_week,
+        ("narrow", "month") => RelativeTimeFormatter::try_new_narrow_month,
+        ("narrow", "quarter") => RelativeTimeFormatter::try_new_narrow_quarter,
+        ("narrow", "year") => RelativeTimeFormatter::try_new_narrow_year,
+        (_, "second") => RelativeTimeFormatter::try_new_long_second,
+        (_, "minute") => RelativeTimeFormatter::try_new_long_minute,
+        (_, "hour") => RelativeTimeFormatter::try_new_long_hour,
+        (_, "day") => RelativeTimeFormatter::try_new_long_day,
+        (_, "week") => RelativeTimeFormatter::try_new_long_week,
+        (_, "month") => RelativeTimeFormatter::try_new_long_month,
+        (_, "quarter") => RelativeTimeFormatter::try_new_long_quarter,
+        _ => RelativeTimeFormatter::try_new_long_year,
+    };
+    let f = ctor(prefs, options).map_err(failure)?;
+    let mut d = number::exact(value);
+    if value == 0.0 && value.is_sign_negative() {
+        d.sign = fixed_decimal::Sign::Negative;
+    }
+    let parts = Parts::of(&f.format(d));
+    parts.to_js(ctx, Nesting::Inner)
+}
+
+/// The segments of `text` (UTF-16 code units) by `granularity`: an array of
+/// `[start, isWordLike]` pairs, one per segment, in order (starts in code units).
+pub(crate) fn segments<'js>(
+    ctx: &Ctx<'js>,
+    granularity: &str,
+    text: Vec<u16>,
+) -> rquickjs::Result<Array<'js>> {
+    let out = Array::new(ctx.clone())?;
+    let push = |i: usize, start: usize, word: Option<bool>| -> rquickjs::Result<()> {
+        let pair = Array::new(ctx.clone())?;
+        pair.set(0, start)?;
+        match word {
+            Some(w) => pair.set(1, w)?,
+            None => pair.set(1, rquickjs::Undefined)?,
+        }
+        out.set(i, pair)
+    };
+    let mut n = 0;
+    match granularity {
+        "word" => {
+            let seg = WordSegmenter::new_auto(WordBreakInvariantOptions::default());
+            let mut it = seg.segment_utf16(&text);
+            let mut prev = it.next().unwrap_or(0);
+            while let Some(b) = it.next() {
+                push(n, prev, Some(it.is_word_like()))?;
+                n += 1;
+                prev = b;
+            }
+        }
+        "sentence" => {
+            let seg = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
+            let breaks: Vec<usize> = seg.segment_utf16(&text).collect();
+            for w in breaks.windows(2) {
+                push(n, w[0], None)?;
+                n += 1;
+            }
+        }
+        _ => {
+            let seg = GraphemeClusterSegmenter::new();
+            let breaks: Vec<usize> = seg.segment_utf16(&text).collect();
+            for w in breaks.windows(2) {
+                push(n, w[0], None)?;
+                n += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `text` in upper (or lower) case by the rules of `tag`'s language (Turkish dotted i…).
+pub(crate) fn case(text: &str, tag: &str, upper: bool) -> String {
+    let id: LanguageIdentifier = tag.parse().unwrap_or(LanguageIdentifier::UNKNOWN);
+    let mapper = icu::casemap::CaseMapper::new();
+    if upper {
+        mapper.uppercase_to_string(text, &id).into_owned()
+    } else {
+        mapper.lowercase_to_string(text, &id).into_owned()
+    }
+}
+
+/// The locale's name for a language, region, script or currency code (None when it has none).
+pub(crate) fn display_name(tag: &str, kind: &str, style: &str, code: &str) -> Option<String> {
+    use icu_experimental::displaynames::multi::{
+        LanguageDisplayNames, LocaleDisplayNamesFormatter, RegionDisplayNames, ScriptDisplayNames,
+    };
+    use icu_experimental::displaynames::{DisplayNamesOptions, Style};
+    let prefs = (&locale(tag)).into();
+    let mut options = DisplayNamesOptions::default();
+    options.style = Some(match style {
+        "short" => Style::Short,
+        "narrow" => Style::Narrow,
+        _ => Style::Long,
+    });
+    let provider = &icu_experimental::provider::Baked;
+    match kind {
+        "region" => {
+            let f = RegionDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
+            f.of(code.parse().ok()?).map(str::to_string)
+        }
+        "script" => {
+            let f = ScriptDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
+            f.of(code.parse().ok()?).map(str::to_string)
+        }
+        "language" => {
+            let loc: Locale = code.parse().ok()?;
+            if loc.id.script.is_none() && loc.id.region.is_none() && loc.id.variants.is_empty() {
+                let f = LanguageDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
+                return f.of(loc.id.language).map(str::to_string);
+            }
+            let f = LocaleDisplayNamesFormatter::try_new_unstable(provider, prefs, options).ok()?;
+            Some(f.of(&loc).into_owned())
+        }
+        _ => None,
+    }
+}
