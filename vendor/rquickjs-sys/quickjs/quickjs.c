@@ -8559,6 +8559,36 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
         snprintf(buf, buf_size, "[object Array]");
         return buf;
     }
+    /* The global object: the reference's is a ServiceWorkerGlobalScope. */
+    if (JS_VALUE_GET_TAG(ctx->global_obj) == JS_TAG_OBJECT &&
+        p == JS_VALUE_GET_OBJ(ctx->global_obj)) {
+        snprintf(buf, buf_size, "#<ServiceWorkerGlobalScope>");
+        return buf;
+    }
+    /* V8 prints a function as its source text, a builtin as
+       `function Number() { [native code] }`. */
+    if (js_class_has_bytecode(p->class_id) && p->u.func.function_bytecode->source) {
+        JSFunctionBytecode *b = p->u.func.function_bytecode;
+        snprintf(buf, buf_size, "%.*s", (int)b->source_len, b->source);
+        return buf;
+    }
+    if (JS_IsFunction(ctx, val)) {
+        char name[ATOM_GET_STR_BUF_SIZE];
+        JSValue v = JS_UNDEFINED;
+        prs = find_own_property(&pr, p, JS_ATOM_name);
+        name[0] = '\0';
+        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+            v = pr->u.value;
+        if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING) {
+            str = JS_VALUE_GET_STRING(v);
+            if (str->is_wide_char)
+                utf8_encode_buf16(name, sizeof(name), str16(str), str->len);
+            else
+                utf8_encode_buf8(name, sizeof(name), str8(str), str->len);
+        }
+        snprintf(buf, buf_size, "function %s() { [native code] }", name);
+        return buf;
+    }
     proto = p->shape->proto;
     if (proto) {
         prs = find_own_property(&pr, proto, JS_ATOM_constructor);
@@ -8634,6 +8664,74 @@ static int JS_ThrowTypeErrorNotExtensible(JSContext *ctx, int flags,
 }
 
 /* a write to a constant binding (V8: Assignment to constant variable.) */
+/* V8's default call site (its BuildDefaultCallSite), the rendering of a
+   value it uses where it has no expression to print: the typeof, then the
+   value for strings (quoted, at most 100 characters), numbers, booleans and
+   null: `number 42`, `string "abc"`, `object null`, `object`, `undefined`. */
+static const char *js_v8_default_call_site(JSContext *ctx, char *buf,
+                                           int buf_size, JSValueConst val)
+{
+    char value[512];
+    JSString *str;
+    uint32_t len;
+
+    switch (JS_VALUE_GET_NORM_TAG(val)) {
+    case JS_TAG_UNDEFINED:
+        snprintf(buf, buf_size, "undefined");
+        break;
+    case JS_TAG_NULL:
+        snprintf(buf, buf_size, "object null");
+        break;
+    case JS_TAG_BOOL:
+        snprintf(buf, buf_size, "boolean %s", JS_VALUE_GET_BOOL(val) ? "true" : "false");
+        break;
+    case JS_TAG_INT:
+    case JS_TAG_FLOAT64:
+        js_v8_value_str(ctx, value, sizeof(value), val);
+        snprintf(buf, buf_size, "number %s", value);
+        break;
+    case JS_TAG_SHORT_BIG_INT:
+    case JS_TAG_BIG_INT:
+        snprintf(buf, buf_size, "bigint");
+        break;
+    case JS_TAG_SYMBOL:
+        snprintf(buf, buf_size, "symbol");
+        break;
+    case JS_TAG_STRING:
+        str = JS_VALUE_GET_STRING(val);
+        len = min_uint32(str->len, 100);
+        if (str->is_wide_char)
+            utf8_encode_buf16(value, sizeof(value), str16(str), len);
+        else
+            utf8_encode_buf8(value, sizeof(value), str8(str), len);
+        snprintf(buf, buf_size, "string \"%s%s\"", value,
+                 str->len > 100 ? "<...>" : "");
+        break;
+    default:
+        snprintf(buf, buf_size, "%s", JS_IsFunction(ctx, val) ? "function" : "object");
+        break;
+    }
+    return buf;
+}
+
+/* V8's typeof of a value with its article, as its `... which is an object
+   and not a function` prints it. */
+static const char *js_v8_typeof_article(JSContext *ctx, JSValueConst val)
+{
+    switch (JS_VALUE_GET_NORM_TAG(val)) {
+    case JS_TAG_UNDEFINED: return "undefined";
+    case JS_TAG_NULL: return "null";
+    case JS_TAG_BOOL: return "a boolean";
+    case JS_TAG_INT:
+    case JS_TAG_FLOAT64: return "a number";
+    case JS_TAG_SHORT_BIG_INT:
+    case JS_TAG_BIG_INT: return "a bigint";
+    case JS_TAG_SYMBOL: return "a symbol";
+    case JS_TAG_STRING: return "a string";
+    default: return JS_IsFunction(ctx, val) ? "a function" : "an object";
+    }
+}
+
 static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
 {
     if ((flags & JS_PROP_THROW) ||
@@ -8826,8 +8924,15 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
     p = JS_VALUE_GET_OBJ(obj);
     if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_OBJECT) {
         if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_NULL) {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Object prototype may only be an Object or null: %s",
+                              js_v8_value_str(ctx, buf, sizeof(buf), proto_val));
+            return -1;
         not_obj:
-            JS_ThrowTypeErrorNotAnObject(ctx);
+            if (throw_flag)
+                JS_ThrowTypeError(ctx, "Object.setPrototypeOf called on null or undefined");
+            else
+                JS_ThrowTypeErrorNotAnObject(ctx);
             return -1;
         }
         proto = NULL;
@@ -15296,9 +15401,12 @@ static JSValue JS_StringToBigInt(JSContext *ctx, JSValue val)
 
 static JSValue JS_StringToBigIntErr(JSContext *ctx, JSValue val)
 {
+    /* V8: `Cannot convert abc to a BigInt` */
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    js_v8_value_str(ctx, buf, sizeof(buf), val);
     val = JS_StringToBigInt(ctx, val);
     if (JS_VALUE_IS_NAN(val))
-        return JS_ThrowSyntaxError(ctx, "invalid BigInt literal");
+        return JS_ThrowSyntaxError(ctx, "Cannot convert %s to a BigInt", buf);
     return val;
 }
 
@@ -15334,8 +15442,12 @@ static JSValue JS_ToBigIntFree(JSContext *ctx, JSValue val)
         goto redo;
     default:
     fail:
-        JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert to bigint");
+        {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            js_v8_value_str(ctx, buf, sizeof(buf), val);
+            JS_FreeValue(ctx, val);
+            return JS_ThrowTypeError(ctx, "Cannot convert %s to a BigInt", buf);
+        }
     }
     return val;
 }
@@ -17207,12 +17319,25 @@ static JSValue js_v8_throw_not_iterable(JSContext *ctx, JSValueConst obj)
     return JS_ThrowTypeError(ctx, "%s %s is not iterable (cannot read property Symbol(Symbol.iterator))", type, value);
 }
 
+/* V8's text for a value `for await` cannot iterate, with its default call
+   site (`number 42 is not async iterable`); the embedder renders the
+   expression as written where the source is at hand. */
+static JSValue js_v8_throw_not_async_iterable(JSContext *ctx, JSValueConst obj)
+{
+    char buf[600];
+    return JS_ThrowTypeError(ctx, "%s is not async iterable",
+                             js_v8_default_call_site(ctx, buf, sizeof(buf), obj));
+}
+
 static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
 {
     JSValue method, ret, sync_iter;
 
-    if (JS_IsUndefined(obj) || JS_IsNull(obj))
+    if (JS_IsUndefined(obj) || JS_IsNull(obj)) {
+        if (is_async)
+            return js_v8_throw_not_async_iterable(ctx, obj);
         return js_v8_throw_not_iterable(ctx, obj);
+    }
     if (is_async) {
         method = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_asyncIterator);
         if (JS_IsException(method))
@@ -17221,6 +17346,10 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
             method = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_iterator);
             if (JS_IsException(method))
                 return method;
+            if (!JS_IsFunction(ctx, method)) {
+                JS_FreeValue(ctx, method);
+                return js_v8_throw_not_async_iterable(ctx, obj);
+            }
             sync_iter = JS_GetIterator2(ctx, obj, method);
             JS_FreeValue(ctx, method);
             if (JS_IsException(sync_iter))
@@ -40919,11 +41048,30 @@ static JSValue js_boolean_constructor(JSContext *ctx, JSValueConst this_val,
 static JSValue js_number_constructor(JSContext *ctx, JSValueConst this_val,
                                      int argc, JSValueConst *argv);
 
+/* A callback a builtin was given that is not callable: V8 says
+   `number 42 is not a function` (its default call site), not the bare
+   `not a function` of a call expression, which the embedder renders from
+   the source. */
 static int check_function(JSContext *ctx, JSValueConst obj)
 {
+    char buf[600];
+
     if (likely(JS_IsFunction(ctx, obj)))
         return 0;
-    JS_ThrowTypeErrorNotAFunction(ctx);
+    JS_ThrowTypeError(ctx, "%s is not a function",
+                      js_v8_default_call_site(ctx, buf, sizeof(buf), obj));
+    return -1;
+}
+
+/* A builtin's check of a callable with V8's own text: `fmt` has one %s,
+   the value as V8 renders it in a message. */
+static int check_function_v8(JSContext *ctx, JSValueConst obj, const char *fmt)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+
+    if (likely(JS_IsFunction(ctx, obj)))
+        return 0;
+    JS_ThrowTypeError(ctx, fmt, js_v8_value_str(ctx, buf, sizeof(buf), obj));
     return -1;
 }
 
@@ -41608,8 +41756,11 @@ static JSValue js_object_create(JSContext *ctx, JSValueConst this_val,
     JSValue obj;
 
     proto = argv[0];
-    if (!JS_IsObject(proto) && !JS_IsNull(proto))
-        return JS_ThrowTypeError(ctx, "object prototype may only be an Object or null");
+    if (!JS_IsObject(proto) && !JS_IsNull(proto)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "Object prototype may only be an Object or null: %s",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), proto));
+    }
     obj = JS_NewObjectProto(ctx, proto);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -41956,7 +42107,7 @@ static JSValue js_object_groupBy(JSContext *ctx, JSValueConst this_val,
 
     // "is function?" check must be observed before argv[0] is accessed
     cb = argv[1];
-    if (check_function(ctx, cb))
+    if (check_function_v8(ctx, cb, "%s is not a function"))
         return JS_EXCEPTION;
 
     // TODO(bnoordhuis) add fast path for arrays but as groupBy() is
@@ -42774,7 +42925,7 @@ static JSValue *build_arg_list(JSContext *ctx, uint32_t *plen,
     JSObject *p;
 
     if (JS_VALUE_GET_TAG(array_arg) != JS_TAG_OBJECT) {
-        JS_ThrowTypeError(ctx, "not a object");
+        JS_ThrowTypeError(ctx, "CreateListFromArrayLike called on non-object");
         return NULL;
     }
     if (js_get_length32(ctx, &len, array_arg))
@@ -42818,9 +42969,13 @@ static JSValue js_function_apply(JSContext *ctx, JSValueConst this_val,
     JSValueConst this_arg, array_arg;
     uint32_t len;
     JSValue *tab, ret;
+    char buf[V8_VALUE_STR_BUF_SIZE];
 
-    if (check_function(ctx, this_val))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, this_val)) {
+        return JS_ThrowTypeError(ctx, "Function.prototype.apply was called on %s, which is %s and not a function",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), this_val),
+                                 js_v8_typeof_article(ctx, this_val));
+    }
     this_arg = argv[0];
     array_arg = argv[1];
     if ((JS_VALUE_GET_TAG(array_arg) == JS_TAG_UNDEFINED ||
@@ -42857,8 +43012,8 @@ static JSValue js_function_bind(JSContext *ctx, JSValueConst this_val,
     JSObject *p;
     int arg_count, i, ret;
 
-    if (check_function(ctx, this_val))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, this_val))
+        return JS_ThrowTypeError(ctx, "Bind must be called on a function");
 
     func_obj = JS_NewObjectProtoClass(ctx, ctx->function_proto,
                                  JS_CLASS_BOUND_FUNCTION);
@@ -42940,8 +43095,8 @@ static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
     JSObject *p;
     JSFunctionKindEnum func_kind = JS_FUNC_NORMAL;
 
-    if (check_function(ctx, this_val))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, this_val))
+        return JS_ThrowTypeError(ctx, "Function.prototype.toString requires that 'this' be a Function");
 
     p = JS_VALUE_GET_OBJ(this_val);
     if (js_class_has_bytecode(p->class_id)) {
@@ -45059,7 +45214,7 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
     int present;
 
     if (!JS_IsUndefined(asc.method)) {
-        if (check_function(ctx, asc.method))
+        if (check_function_v8(ctx, asc.method, "The comparison function must be either a function or undefined: %s"))
             goto exception;
         asc.has_method = 1;
     }
@@ -45146,7 +45301,7 @@ static JSValue js_array_toSorted(JSContext *ctx, JSValueConst this_val,
     uint32_t count32;
 
     if (!JS_IsUndefined(argv[0]))
-        if (check_function(ctx, argv[0]))
+        if (check_function_v8(ctx, argv[0], "The comparison function must be either a function or undefined: %s"))
             return JS_EXCEPTION;
 
     ret = JS_EXCEPTION;
@@ -47288,8 +47443,10 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     // shortcut for single argument common case
     if (argc == 1 && JS_VALUE_GET_TAG(argv[0]) == JS_TAG_INT) {
         c = JS_VALUE_GET_INT(argv[0]);
-        if (c < 0 || c > 0x10ffff)
+        if (c < 0 || c > 0x10ffff) {
+            d = c;
             goto range_error;
+        }
         if (c <= 0xffff) {
             return js_new_string_char(ctx, c);
         } else {
@@ -47307,8 +47464,10 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     for(i = 0; i < argc; i++) {
         if (JS_VALUE_GET_TAG(argv[i]) == JS_TAG_INT) {
             c = JS_VALUE_GET_INT(argv[i]);
-            if (c < 0 || c > 0x10ffff)
+            if (c < 0 || c > 0x10ffff) {
+                d = c;
                 goto range_error;
+            }
         } else {
             if (JS_ToFloat64(ctx, &d, argv[i]))
                 goto fail;
@@ -47321,7 +47480,12 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     return string_buffer_end(b);
 
  range_error:
-    JS_ThrowRangeError(ctx, "invalid code point");
+    {
+        /* V8: `Invalid code point 1114112` */
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowRangeError(ctx, "Invalid code point %s",
+                           js_v8_value_str(ctx, buf, sizeof(buf), js_float64(d)));
+    }
  fail:
     if (b) string_buffer_free(b);
     return JS_EXCEPTION;
@@ -49489,6 +49653,49 @@ static void js_regexp_finalizer(JSRuntime *rt, JSValueConst val)
     JS_FreeValueRT(rt, JS_MKPTR(JS_TAG_STRING, re->pattern));
 }
 
+/* V8's text for a pattern the regexp parser refuses: `Invalid regular
+   expression: /(/: Unterminated group`, with V8's words for the reasons
+   models meet (QuickJS's own words otherwise). */
+static void js_v8_throw_regexp_error(JSContext *ctx, const char *msg,
+                                     const char *pattern, size_t len,
+                                     JSValueConst flags)
+{
+    static const char * const table[][2] = {
+        { "nothing to repeat", "Nothing to repeat" },
+        { "expecting ')'", "Unterminated group" },
+        { "duplicate group name", "Duplicate capture group name" },
+        { "invalid repetition count", "numbers out of order in {} quantifier" },
+        { "extraneous characters at the end", "Unmatched ')'" },
+        { "invalid group", "Invalid group" },
+        { "invalid class range", "Range out of order in character class" },
+        { "invalid group name", "Invalid capture group name" },
+        { "invalid escape sequence in regular expression", "Invalid escape" },
+        { "back reference out of range in regular expression", "Invalid reference" },
+        { "group name not defined", "Invalid named capture referenced" },
+        { "too many captures", "Too many captures" },
+    };
+    const char *flags_str = NULL, *reason = msg;
+    size_t i, backslashes;
+
+    for (i = 0; i < countof(table); i++) {
+        if (!strcmp(msg, table[i][0])) {
+            reason = table[i][1];
+            break;
+        }
+    }
+    if (!strcmp(msg, "unexpected end")) {
+        for (backslashes = 0; backslashes < len && pattern[len - 1 - backslashes] == '\\'; backslashes++)
+            continue;
+        reason = (backslashes & 1) ? "\\ at end of pattern" : "Unterminated character class";
+    }
+    if (!JS_IsUndefined(flags))
+        flags_str = JS_ToCString(ctx, flags);
+    JS_ThrowSyntaxError(ctx, "Invalid regular expression: /%.*s/%s: %s",
+                        (int)len, pattern, flags_str ? flags_str : "", reason);
+    if (flags_str)
+        JS_FreeCString(ctx, flags_str);
+}
+
 /* create a string containing the RegExp bytecode */
 static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
                                  JSValueConst flags)
@@ -49538,8 +49745,10 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
             }
             if ((re_flags & mask) != 0) {
             bad_flags:
+                /* V8: Invalid flags supplied to RegExp constructor 'gg' */
+                JS_ThrowSyntaxError(ctx, "Invalid flags supplied to RegExp constructor '%s'", str);
                 JS_FreeCString(ctx, str);
-                return JS_ThrowSyntaxError(ctx, "invalid regular expression flags");
+                return JS_EXCEPTION;
             }
             re_flags |= mask;
         }
@@ -49558,11 +49767,12 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
         return JS_EXCEPTION;
     re_bytecode_buf = lre_compile(&re_bytecode_len, error_msg,
                                   sizeof(error_msg), str, len, re_flags, ctx);
-    JS_FreeCString(ctx, str);
     if (!re_bytecode_buf) {
-        JS_ThrowSyntaxError(ctx, "%s", error_msg);
+        js_v8_throw_regexp_error(ctx, error_msg, str, len, flags);
+        JS_FreeCString(ctx, str);
         return JS_EXCEPTION;
     }
+    JS_FreeCString(ctx, str);
 
     ret = js_new_string8_len(ctx, (void *)&re_bytecode_buf,
                              sizeof(re_bytecode_buf));
@@ -52217,6 +52427,11 @@ static JSValue js_reflect_construct(JSContext *ctx, JSValueConst this_val,
 
     func = argv[0];
     array_arg = argv[1];
+    if (!JS_IsConstructor(ctx, func)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "%s is not a constructor",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), func));
+    }
     if (argc > 2) {
         new_target = argv[2];
         if (!JS_IsConstructor(ctx, new_target))
@@ -54079,7 +54294,7 @@ static JSValue js_map_groupBy(JSContext *ctx, JSValueConst this_val,
 
     // "is function?" check must be observed before argv[0] is accessed
     cb = argv[1];
-    if (check_function(ctx, cb))
+    if (check_function_v8(ctx, cb, "%s is not a function"))
         return JS_EXCEPTION;
 
     iter = JS_GetIterator(ctx, argv[0], /*is_async*/false);
@@ -56247,7 +56462,7 @@ static JSValue js_promise_constructor(JSContext *ctx, JSValueConst new_target,
     JSValue args[2], ret;
 
     executor = argv[0];
-    if (check_function(ctx, executor))
+    if (check_function_v8(ctx, executor, "Promise resolver %s is not a function"))
         return JS_EXCEPTION;
     obj = js_promise_new(ctx, new_target, args);
     if (JS_IsException(obj))
@@ -58807,8 +59022,12 @@ static JSValue JS_ToBigIntCtorFree(JSContext *ctx, JSValue val)
     case JS_TAG_NULL:
     case JS_TAG_UNDEFINED:
     default:
-        JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert to BigInt");
+        {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            js_v8_value_str(ctx, buf, sizeof(buf), val);
+            JS_FreeValue(ctx, val);
+            return JS_ThrowTypeError(ctx, "Cannot convert %s to a BigInt", buf);
+        }
     }
     return val;
 }
@@ -59555,6 +59774,31 @@ JSValue JS_NewArrayBufferCopy(JSContext *ctx, const uint8_t *buf, size_t len)
                                         true);
 }
 
+/* JS_ToIndex with V8's text for a length or offset out of range: `fmt`
+   takes the value as V8 renders it (`Invalid typed array length: -1`), or
+   none (`Invalid array buffer length`). */
+static int js_v8_to_index(JSContext *ctx, uint64_t *plen, JSValueConst val,
+                          const char *fmt)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    double d;
+    int64_t v;
+
+    if (JS_ToInt64Sat(ctx, &v, val))
+        return -1;
+    if (v < 0 || v > MAX_SAFE_INTEGER) {
+        /* the value as a number, as ToIndex read it */
+        if (JS_ToFloat64(ctx, &d, val) == 0) {
+            JSValue num = js_float64(d);
+            JS_ThrowRangeError(ctx, fmt, js_v8_value_str(ctx, buf, sizeof(buf), num));
+        }
+        *plen = 0;
+        return -1;
+    }
+    *plen = v;
+    return 0;
+}
+
 static JSValue js_array_buffer_constructor0(JSContext *ctx, JSValueConst new_target,
                                             int argc, JSValueConst *argv,
                                             JSClassID class_id)
@@ -59563,7 +59807,7 @@ static JSValue js_array_buffer_constructor0(JSContext *ctx, JSValueConst new_tar
     JSValue obj, val;
     int64_t i;
 
-    if (JS_ToIndex(ctx, &len, argv[0]))
+    if (js_v8_to_index(ctx, &len, argv[0], "Invalid array buffer length"))
         return JS_EXCEPTION;
     if (argc < 2)
         goto next;
@@ -61743,7 +61987,7 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
     tsc.arr = this_val;
     tsc.cmp = argv[0];
 
-    if (!JS_IsUndefined(tsc.cmp) && check_function(ctx, tsc.cmp))
+    if (!JS_IsUndefined(tsc.cmp) && check_function_v8(ctx, tsc.cmp, "The comparison function must be either a function or undefined: %s"))
         return JS_EXCEPTION;
 
     len = p->u.array.count;
@@ -62153,9 +62397,12 @@ static JSValue js_typed_array_constructor(JSContext *ctx,
     int size_log2;
     uint64_t len, offset;
 
+    char name[ATOM_GET_STR_BUF_SIZE];
+
     size_log2 = typed_array_size_log2(classid);
+    JS_AtomGetStr(ctx, name, sizeof(name), ctx->rt->class_array[classid].class_name);
     if (JS_VALUE_GET_TAG(argv[0]) != JS_TAG_OBJECT) {
-        if (JS_ToIndex(ctx, &len, argv[0]))
+        if (js_v8_to_index(ctx, &len, argv[0], "Invalid typed array length: %s"))
             return JS_EXCEPTION;
         buffer = js_array_buffer_constructor1(ctx, JS_UNDEFINED,
                                               len << size_log2,
@@ -62168,28 +62415,30 @@ static JSValue js_typed_array_constructor(JSContext *ctx,
         if (p->class_id == JS_CLASS_ARRAY_BUFFER ||
             p->class_id == JS_CLASS_SHARED_ARRAY_BUFFER) {
             abuf = p->u.array_buffer;
-            if (JS_ToIndex(ctx, &offset, argv[1]))
+            if (js_v8_to_index(ctx, &offset, argv[1], "Start offset %s is outside the bounds of the buffer"))
                 return JS_EXCEPTION;
             if (abuf->detached)
                 return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
-            if ((offset & ((1 << size_log2) - 1)) != 0 ||
-                offset > abuf->byte_length)
-                return JS_ThrowRangeError(ctx, "invalid offset");
+            if ((offset & ((1 << size_log2) - 1)) != 0)
+                return JS_ThrowRangeError(ctx, "start offset of %s should be a multiple of %d",
+                                          name, 1 << size_log2);
+            if (offset > abuf->byte_length)
+                return JS_ThrowRangeError(ctx, "Start offset %" PRIu64 " is outside the bounds of the buffer",
+                                          offset);
             if (JS_IsUndefined(argv[2])) {
                 track_rab = array_buffer_is_resizable(abuf);
                 if (!track_rab)
                     if ((abuf->byte_length & ((1 << size_log2) - 1)) != 0)
-                        goto invalid_length;
+                        return JS_ThrowRangeError(ctx, "byte length of %s should be a multiple of %d",
+                                                  name, 1 << size_log2);
                 len = (abuf->byte_length - offset) >> size_log2;
             } else {
-                if (JS_ToIndex(ctx, &len, argv[2]))
+                if (js_v8_to_index(ctx, &len, argv[2], "Invalid typed array length: %s"))
                     return JS_EXCEPTION;
                 if (abuf->detached)
                     return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
-                if ((offset + (len << size_log2)) > abuf->byte_length) {
-                invalid_length:
-                    return JS_ThrowRangeError(ctx, "invalid length");
-                }
+                if ((offset + (len << size_log2)) > abuf->byte_length)
+                    return JS_ThrowRangeError(ctx, "Invalid typed array length: %" PRIu64, len);
             }
             buffer = js_dup(argv[0]);
         } else {
@@ -63517,8 +63766,8 @@ static JSValue js_finrec_constructor(JSContext *ctx, JSValueConst new_target,
     if (JS_IsUndefined(new_target))
         return JS_ThrowTypeError(ctx, "constructor requires 'new'");
     JSValueConst cb = argv[0];
-    if (check_function(ctx, cb))
-        return JS_EXCEPTION;
+    if (!JS_IsFunction(ctx, cb))
+        return JS_ThrowTypeError(ctx, "FinalizationRegistry: cleanup must be callable");
     JSValue obj = js_create_from_ctor(ctx, new_target, JS_CLASS_FINALIZATION_REGISTRY);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
