@@ -120,6 +120,16 @@ impl Parser<'_> {
                 let text = self.string()?;
                 Some(format!("\"{text}\""))
             }
+            b'[' => {
+                // An array literal: its elements as V8 prints them, joined by `,`.
+                let body = self.balanced()?;
+                let elements: Vec<String> = split_top_level(body)
+                    .into_iter()
+                    .filter(|e| !e.trim().is_empty())
+                    .map(|e| render(e).unwrap_or_else(|| "(intermediate value)".into()))
+                    .collect();
+                Some(format!("[{}]", elements.join(",")))
+            }
             b'{' => {
                 let body = self.balanced()?;
                 Some(if body.trim().is_empty() {
@@ -137,6 +147,10 @@ impl Parser<'_> {
                     self.at += 1;
                 }
                 let literal = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+                // A BigInt literal is a value V8 does not print.
+                if literal.ends_with('n') && !literal.starts_with("0x") {
+                    return Some("(intermediate value)".into());
+                }
                 let value: f64 = literal.replace('_', "").parse().ok()?;
                 Some(number(value))
             }
@@ -205,6 +219,36 @@ impl Parser<'_> {
     }
 }
 
+/// `text` split at its commas outside brackets and strings.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
 /// A computed key as V8 prints it: `.name` for a string that is a name, `[k]` otherwise.
 fn index(key: &str) -> Option<String> {
     let key = key.trim();
@@ -253,6 +297,9 @@ mod tests {
             Some("(intermediate value).items")
         );
         assert_eq!(render("5").as_deref(), Some("5"));
+        assert_eq!(render("[1, 2]").as_deref(), Some("[1,2]"));
+        assert_eq!(render("[]").as_deref(), Some("[]"));
+        assert_eq!(render("10n").as_deref(), Some("(intermediate value)"));
         assert_eq!(render("a?.b").as_deref(), Some("a?.b"));
         assert_eq!(render("a + b"), None);
         assert_eq!(render("await f()"), None);

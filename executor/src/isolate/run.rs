@@ -37,6 +37,15 @@ use crate::protocol::{
     separate_imports, texts,
 };
 
+/// The program's `this`: the reference runs the program inside a method of its
+/// `WorkerEntrypoint` (a `CodeExecutor`), so a `this` at the program's top level is that
+/// object (`this.count` reads undefined, `String(this)` is `[object WorkerEntrypoint]`).
+/// The wrapper opens on the module's first line and closes after the program's `)`, so the
+/// program keeps its lines and columns, and the tokens right after it are still `)` and `;`.
+const THIS_OPEN: &str = "(function () { return (";
+const THIS_CLOSE: &str = "; }).call(new (class CodeExecutor extends (class WorkerEntrypoint { \
+    get [Symbol.toStringTag]() { return \"WorkerEntrypoint\" } }) { evaluate() {} })())";
+
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
 
 /// The bounds one run gets.
@@ -214,10 +223,20 @@ impl Session {
     /// Builds the scope, binds the providers, runs the preludes and loads the program.
     fn start(&mut self, request: &ExecuteRequest) -> Result<(), StartFailure> {
         let (imports, body) = separate_imports(&request.code);
+        // Static imports are this executor's extension for a request with a module map.
+        // Without one, the program reads as the reference reads it, spliced into a method
+        // body, where `import` must open `import(...)`: V8 names the token after it.
+        if !imports.is_empty() && self.modules.is_empty() {
+            return Err(StartFailure::Text(format!(
+                "{START_FAILED}SyntaxError: {}",
+                import_in_body_text(&imports)
+            )));
+        }
         // The program's first line is the module's second: a syntax error's line in the
         // module, less one, is its line in the request's code (when no import was moved).
         let locatable = imports.is_empty();
-        self.main_source = format!("{imports};export default (\n{body}\n);\n");
+        self.main_source =
+            format!("{imports};export default {THIS_OPEN}\n{body}\n){THIS_CLOSE};\n");
         self.host.borrow_mut().sources = Some((self.main_source.clone(), self.modules.clone()));
         let began = self.clock.begin_js();
         let main_source = self.main_source.clone();
@@ -697,6 +716,19 @@ fn start_failure(
     modules: &BTreeMap<String, String>,
 ) -> StartFailure {
     StartFailure::Text(start_failure_text(error, source, modules))
+}
+
+/// V8's text for a static import declaration inside a function body: the token after
+/// `import` is unexpected (`Unexpected identifier 'axios'`, `Unexpected token '{'`).
+fn import_in_body_text(imports: &str) -> String {
+    let after = imports
+        .match_indices("import")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            !imports[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+        .map_or("", |at| &imports[at + "import".len()..]);
+    translate_syntax_error("unexpected token", after.trim_start(), 1, 1)
 }
 
 /// The text of a start failure: `Failed to start Worker:` and the rendered error.

@@ -20,6 +20,7 @@ pub(super) fn needs_position(message: &str) -> bool {
     message == "not a function"
         || message == "not a constructor"
         || message.ends_with(NOT_ITERABLE_DEFAULT)
+        || message.ends_with(NOT_ASYNC_ITERABLE)
         || message.starts_with("Cannot destructure '")
 }
 
@@ -29,12 +30,30 @@ pub(super) fn needs_position(message: &str) -> bool {
 const NOT_ITERABLE_DEFAULT: &str =
     " is not iterable (cannot read property Symbol(Symbol.iterator))";
 
+/// The tail of V8's text for a value `for await` cannot iterate (the engine patch
+/// `0021-v8-builtin-argument-texts` makes it with V8's default call site: `number 42 is not
+/// async iterable`).
+const NOT_ASYNC_ITERABLE: &str = " is not async iterable";
+
 /// Translates one runtime error message.
 ///
 /// The engine (`vendor/patches`) words its errors as V8 does wherever it knows the facts;
 /// what is left here is what needs the program's source (V8's call-site rendering) and the
 /// few texts no patch changes yet.
 pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'_>>) -> String {
+    if message.ends_with(NOT_ASYNC_ITERABLE) {
+        return position
+            .and_then(|p| iterated_at(p.source, p.line, p.column))
+            .and_then(|site| match site {
+                Site::Expression(text) => Some(format!("{text} is not async iterable")),
+                // V8 keeps the call's `(...)` here, unlike in the synchronous text.
+                Site::Call(callee) => Some(format!(
+                    "{callee}(...) is not a function or its return value is not async iterable"
+                )),
+                Site::SpreadArgument(_) => None,
+            })
+            .unwrap_or_else(|| message.to_string());
+    }
     if message.ends_with(NOT_ITERABLE_DEFAULT) {
         return position
             .and_then(|p| iterated_at(p.source, p.line, p.column))
@@ -194,6 +213,10 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         let end = expression_end(text, start, 0);
         candidates.push((start, &text[start..end], Iterated::ArrayPattern));
     }
+    for (at, _) in text.match_indices("yield*") {
+        let end = expression_end(text, at + 6, 0);
+        candidates.push((at, &text[at..end], Iterated::YieldStar));
+    }
     let (_, expression, how) = candidates
         .into_iter()
         .filter(|(_, e, _)| !e.trim().is_empty())
@@ -205,6 +228,14 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
                 start.abs_diff(column).min(end.abs_diff(column))
             }
         })?;
+    // V8 keeps its default text for `yield*` of a value that is not iterable.
+    if how == Iterated::YieldStar {
+        return None;
+    }
+    // An awaited value is one V8 does not print.
+    if expression.trim_start().starts_with("await ") && how != Iterated::SpreadArgument {
+        return Some(Site::Expression("(intermediate value)".into()));
+    }
     let rendered = call_site::render(expression)?;
     if how == Iterated::SpreadArgument {
         return Some(Site::SpreadArgument(rendered));
@@ -231,6 +262,8 @@ enum Iterated {
     SpreadArgument,
     /// The right side of an array pattern (`const [a] = x`).
     ArrayPattern,
+    /// A delegating `yield*`, where V8 keeps its default text.
+    YieldStar,
 }
 
 /// Whether the spread at `at` is among a call's arguments (its innermost open bracket is a
@@ -445,6 +478,16 @@ fn chain_start(bytes: &[u8], end: usize) -> Option<usize> {
             return Some(0);
         }
         let b = bytes[i - 1];
+        // An object literal opens the chain (`const o = { a: 1 }` then a line that starts
+        // with `(`, which continues the expression).
+        if b == b'}' {
+            let open = matching_open(bytes, i - 1)?;
+            let before = source_before_trimmed(bytes, open);
+            return (before
+                .last()
+                .is_some_and(|b| matches!(b, b'=' | b'(' | b',' | b':' | b'[')))
+            .then_some(open);
+        }
         if b == b')' || b == b']' {
             let open = matching_open(bytes, i - 1)?;
             let mut before = open;
@@ -469,6 +512,11 @@ fn chain_start(bytes: &[u8], end: usize) -> Option<usize> {
             return Some(i);
         }
     }
+}
+
+/// `bytes[..end]` without its trailing whitespace.
+fn source_before_trimmed(bytes: &[u8], end: usize) -> &[u8] {
+    bytes[..end].trim_ascii_end()
 }
 
 /// Whether `bytes` ends with a keyword after which a parenthesis opens a group, not a call's
@@ -570,6 +618,25 @@ pub(super) fn translate_syntax_error(
     if message == "unexpected end of string" {
         return "Invalid or unexpected token".into();
     }
+    // QuickJS's words for what V8 words by the construct, not by the token.
+    match message {
+        "invalid assignment left-hand side" => {
+            return "Invalid left-hand side in assignment".into();
+        }
+        "invalid keyword: with" => {
+            return "Strict mode code may not include a with statement".into();
+        }
+        "invalid lvalue in strict mode" | "invalid variable name in strict mode" => {
+            return "Unexpected eval or arguments in strict mode".into();
+        }
+        "Octal escape sequences are not allowed in strict mode" => {
+            return "Octal escape sequences are not allowed in strict mode.".into();
+        }
+        "Octal literals are not allowed in strict mode" => {
+            return "Octal literals are not allowed in strict mode.".into();
+        }
+        _ => {}
+    }
     let offset = source
         .split_inclusive('\n')
         .take(line.saturating_sub(1))
@@ -581,15 +648,27 @@ pub(super) fn translate_syntax_error(
     let Some(first) = rest.chars().next() else {
         return "Unexpected end of input".into();
     };
+    // `(a?: T) =>` (TypeScript's optional parameter): V8 reads `a ? ...` as a conditional
+    // and stops at the `:`.
+    if let Some(after) = rest.strip_prefix('?')
+        && after.trim_start().starts_with(':')
+    {
+        return "Unexpected token ':'".into();
+    }
+    // An argument list (`f(a b`, `async (x: T) =>`, which V8 reads as a call of `async`)
+    // where the token after an argument is neither `,` nor `)`.
+    if !rest.starts_with([',', ')']) && in_call_arguments(source, source.len() - rest.len()) {
+        return "missing ) after argument list".into();
+    }
     if first.is_alphabetic() || first == '_' || first == '$' {
         let word: String = rest
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect();
         return match word.as_str() {
-            "await" | "yield" | "enum" => "Unexpected reserved word".into(),
-            "let" | "static" | "implements" | "interface" | "package" | "private" | "protected"
-            | "public" => "Unexpected strict mode reserved word".into(),
+            "await" | "enum" => "Unexpected reserved word".into(),
+            "let" | "static" | "yield" | "implements" | "interface" | "package" | "private"
+            | "protected" | "public" => "Unexpected strict mode reserved word".into(),
             w if V8_KEYWORDS.contains(&w) => format!("Unexpected token '{w}'"),
             w => format!("Unexpected identifier '{w}'"),
         };
@@ -609,6 +688,57 @@ pub(super) fn translate_syntax_error(
         .map(|p| p.to_string())
         .unwrap_or_else(|| first.to_string());
     format!("Unexpected token '{punct}'")
+}
+
+/// Whether `at` (a byte offset of `source`, at a token that follows an expression) is inside
+/// a call's argument list: the innermost open bracket before it is a `(` right after a callee
+/// (a name that is not a keyword nor a function's name, or a call's `)`), and the list does not
+/// close into a method's body.
+fn in_call_arguments(source: &str, at: usize) -> bool {
+    let bytes = source.as_bytes();
+    // The token before `at` must end an argument.
+    let before = source[..at].trim_end();
+    if !before.ends_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '$' | ')' | ']' | '"' | '\'' | '`'))
+    {
+        return false;
+    }
+    if ends_with_keyword(before.as_bytes()) {
+        return false;
+    }
+    let mut depth = 0usize;
+    for i in (0..at.min(bytes.len())).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            b'(' => {
+                let head = source[..i].trim_end();
+                let word_start = head
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .map_or(0, |j| j + 1);
+                let word = &head[word_start..];
+                if word.is_empty() {
+                    return false;
+                }
+                if word != "async" && is_v8_keyword(word) {
+                    return false;
+                }
+                let ahead = head[..word_start].trim_end();
+                if ahead.ends_with("function") || ahead.ends_with('*') {
+                    return false;
+                }
+                // A method's parameters: `name(a: T) {`.
+                if let Some(close) = matching_close(bytes, i)
+                    && source[close + 1..].trim_start().starts_with('{')
+                {
+                    return false;
+                }
+                return true;
+            }
+            b'[' | b'{' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether the engine already worded a syntax error as V8 does (patches `0007-v8-syntax-texts`,

@@ -17334,8 +17334,10 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
     JSValue method, ret, sync_iter;
 
     if (JS_IsUndefined(obj) || JS_IsNull(obj)) {
+        /* V8 reads the method of nothing for `for await` */
         if (is_async)
-            return js_v8_throw_not_async_iterable(ctx, obj);
+            return JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading 'Symbol(Symbol.asyncIterator)')",
+                                     JS_IsNull(obj) ? "null" : "undefined");
         return js_v8_throw_not_iterable(ctx, obj);
     }
     if (is_async) {
@@ -27486,6 +27488,10 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
 {
     FuncCallType call_type;
     int optional_chaining_label;
+    /* where the call's arguments open (its `(` or template): the position
+       of the call instruction, so an error the call throws points past
+       the callee as written (`f()()` is the second call, not `f`) */
+    int call_line_num = 0, call_col_num = 0;
     bool accept_lparen = (parse_flags & PF_POSTFIX_CALL) != 0;
 
     call_type = FUNC_CALL_NORMAL;
@@ -27796,12 +27802,18 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 return js_parse_error(s, "template literal cannot appear in an optional chain");
             }
             call_type = FUNC_CALL_TEMPLATE;
+            call_line_num = s->token.line_num;
+            call_col_num = (int)(s->token.ptr - s->token.line_start) + 1;
             goto parse_func_call2;
         } else if (s->token.val == '(' && accept_lparen) {
             int opcode, arg_count, drop_count;
 
             /* function call */
         parse_func_call:
+            /* the token's own column (a punctuator's col_num is the last
+               name's) */
+            call_line_num = s->token.line_num;
+            call_col_num = (int)(s->token.ptr - s->token.line_start) + 1;
             if (next_token(s))
                 return -1;
 
@@ -27977,6 +27989,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 emit_op(s, OP_drop);
 
                 /* apply function call */
+                emit_source_loc_at(s, call_line_num, call_col_num);
                 switch(opcode) {
                 case OP_get_field:
                 case OP_scope_get_private_field:
@@ -28021,6 +28034,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 if (next_token(s))
                     return -1;
             emit_func_call:
+                emit_source_loc_at(s, call_line_num, call_col_num);
                 switch(opcode) {
                 case OP_get_field:
                 case OP_scope_get_private_field:
@@ -41653,7 +41667,9 @@ static int js_obj_to_desc(JSContext *ctx, JSPropertyDescriptor *d,
     }
     if ((flags & (JS_PROP_HAS_SET | JS_PROP_HAS_GET)) &&
         (flags & (JS_PROP_HAS_VALUE | JS_PROP_HAS_WRITABLE))) {
-        JS_ThrowTypeError(ctx, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute");
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute, %s",
+                          js_v8_value_str(ctx, buf, sizeof(buf), desc));
         goto fail;
     }
     d->flags = flags;
@@ -42527,6 +42543,11 @@ static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
         JS_GetIterator() by JS_GetProperty() */
     iterable = argv[0];
 
+    /* V8: `null is not iterable` */
+    if (JS_IsUndefined(iterable) || JS_IsNull(iterable))
+        return JS_ThrowTypeError(ctx, "%s is not iterable",
+                                 JS_IsNull(iterable) ? "null" : "undefined");
+
     obj = JS_NewObject(ctx);
     if (JS_IsException(obj))
         return obj;
@@ -42549,7 +42570,9 @@ static JSValue js_object_fromEntries(JSContext *ctx, JSValueConst this_val,
         key = JS_UNDEFINED;
         value = JS_UNDEFINED;
         if (!JS_IsObject(item)) {
-            JS_ThrowTypeErrorNotAnObject(ctx);
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Iterator value %s is not an entry object",
+                              js_v8_value_str(ctx, buf, sizeof(buf), item));
             goto fail1;
         }
         key = JS_GetPropertyUint32(ctx, item, 0);

@@ -6,6 +6,13 @@
   const describe = (v) => {
     if (typeof v === "function") { try { return Function.prototype.toString.call(v); } catch { return "function"; } }
     if (typeof v === "symbol") return v.toString();
+    // V8 names an object by its constructor (`#<Promise>`), as in its other messages.
+    try {
+      const proto = Object.getPrototypeOf(v);
+      const ctor = proto && Object.getOwnPropertyDescriptor(proto, "constructor");
+      const name = ctor && typeof ctor.value === "function" ? ctor.value.name : "";
+      if (typeof name === "string" && name !== "") return `#<${name}>`;
+    } catch {}
     return toString.call(v);
   };
   const fail = (v) => new DOMException(`${describe(v)} could not be cloned.`, "DataCloneError");
