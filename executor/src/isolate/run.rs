@@ -724,9 +724,7 @@ fn import_in_body_text(imports: &str) -> String {
     let after = imports
         .match_indices("import")
         .map(|(at, _)| at)
-        .find(|&at| {
-            !imports[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
-        })
+        .find(|&at| !imports[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
         .map_or("", |at| &imports[at + "import".len()..]);
     translate_syntax_error("unexpected token", after.trim_start(), 1, 1)
 }

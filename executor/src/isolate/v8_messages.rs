@@ -698,8 +698,9 @@ fn in_call_arguments(source: &str, at: usize) -> bool {
     let bytes = source.as_bytes();
     // The token before `at` must end an argument.
     let before = source[..at].trim_end();
-    if !before.ends_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '$' | ')' | ']' | '"' | '\'' | '`'))
-    {
+    if !before.ends_with(|c: char| {
+        c.is_alphanumeric() || matches!(c, '_' | '$' | ')' | ']' | '"' | '\'' | '`')
+    }) {
         return false;
     }
     if ends_with_keyword(before.as_bytes()) {
@@ -826,6 +827,33 @@ mod tests {
         };
         assert_eq!(at("for (const x of 5) {}", 1, 17), "5 is not iterable");
         assert_eq!(
+            at("for (const x of await f()) {}", 1, 17),
+            "(intermediate value) is not iterable"
+        );
+        // `yield*` keeps V8's default text.
+        assert_eq!(
+            at("function* g() { yield* 5 } [...g()]", 1, 17),
+            "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        let async_at = |source, column| {
+            translate_message(
+                "number 42 is not async iterable",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            async_at("for await (const x of 42) {}", 23),
+            "42 is not async iterable"
+        );
+        assert_eq!(
+            async_at("for await (const x of m.list()) {}", 23),
+            "m.list(...) is not a function or its return value is not async iterable"
+        );
+        assert_eq!(
             at("for (const [k] of m.get('x')) {}", 1, 20),
             "m.get is not a function or its return value is not iterable"
         );
@@ -910,6 +938,13 @@ mod tests {
             )
         };
         assert_eq!(at("const o = {}; o.f()", 1, 16), "o.f is not a function");
+        // The call's parenthesis (engine patch 0023): the second call of `b()()`.
+        assert_eq!(at("b()()", 1, 4), "b(...) is not a function");
+        assert_eq!(at("x = [1, 2]\n(0).n()", 2, 1), "[1,2] is not a function");
+        assert_eq!(
+            at("x = { a: 1 }\n(0).n()", 2, 1),
+            "{(intermediate value)} is not a function"
+        );
         assert_eq!(
             at("const t = {}; t[Symbol.iterator]()", 1, 23),
             "t[Symbol.iterator] is not a function"
@@ -1035,6 +1070,23 @@ mod tests {
         assert_eq!(
             translate_syntax_error("expecting ';'", "a\nlet b = foo bar", 2, 13),
             "Unexpected identifier 'bar'"
+        );
+        // TypeScript: `async (` is a call of `async` to V8; `a?:` a conditional.
+        assert_eq!(
+            translate_syntax_error("expecting ')'", "async (out: number[]) => out", 1, 11),
+            "missing ) after argument list"
+        );
+        assert_eq!(
+            translate_syntax_error("expecting ')'", "function f(x: number) {}", 1, 13),
+            "Unexpected token ':'"
+        );
+        assert_eq!(
+            translate_syntax_error("expecting ')'", "const f = (a?: T) => a", 1, 13),
+            "Unexpected token ':'"
+        );
+        assert_eq!(
+            translate_syntax_error("invalid assignment left-hand side", "a + 1 = 1", 1, 7),
+            "Invalid left-hand side in assignment"
         );
     }
 }

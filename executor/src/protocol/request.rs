@@ -9,8 +9,9 @@ use super::{Dispatch, Outbound};
 /// One execution.
 #[derive(Clone, Default)]
 pub struct ExecuteRequest {
-    /// An arrow expression, optionally preceded by static import declarations. Nothing
-    /// rewrites it on the way in.
+    /// An arrow expression, optionally preceded by static import declarations (from the
+    /// request's module map; without a map, a static import fails to start as it does on the
+    /// reference, `Unexpected identifier 'x'`). Nothing rewrites it on the way in.
     pub code: String,
     /// The namespaces the program sees, one proxy object each.
     pub providers: Vec<ProviderDescriptor>,
