@@ -10703,7 +10703,9 @@ static int set_array_length(JSContext *ctx, JSObject *p, JSValue val,
         }
         set_value(ctx, &p->prop[0].u.value, js_uint32(cur_len));
         if (unlikely(cur_len > len)) {
-            return JS_ThrowTypeErrorOrFalse(ctx, flags, "not configurable");
+            /* V8: Cannot delete property '1' of [object Array] */
+            return JS_ThrowTypeErrorOrFalse(ctx, flags, "Cannot delete property '%u' of [object Array]",
+                                            cur_len - 1);
         }
     }
     return true;
@@ -21471,6 +21473,36 @@ static JSValue JS_CallConstructorInternal(JSContext *ctx,
     if (js_poll_interrupts(ctx))
         return JS_EXCEPTION;
     flags |= JS_CALL_FLAG_CONSTRUCTOR;
+    if (unlikely(JS_VALUE_GET_TAG(func_obj) != JS_TAG_OBJECT ||
+                 !JS_VALUE_GET_OBJ(func_obj)->is_constructor) &&
+        JS_VALUE_GET_TAG(new_target) == JS_TAG_OBJECT) {
+        /* a derived class's super() whose parent is no constructor (`class
+           A extends null`): V8 says `Super constructor null of A is not a
+           constructor` */
+        JSObject *nt = JS_VALUE_GET_OBJ(new_target);
+        if (js_class_has_bytecode(nt->class_id) &&
+            nt->u.func.function_bytecode->is_derived_class_constructor &&
+            JS_VALUE_GET_TAG(func_obj) == JS_TAG_OBJECT &&
+            nt->shape->proto == JS_VALUE_GET_OBJ(func_obj)) {
+            char parent[V8_VALUE_STR_BUF_SIZE], name[ATOM_GET_STR_BUF_SIZE];
+            JSShapeProperty *prs;
+            JSProperty *pr;
+            if (JS_VALUE_GET_OBJ(func_obj) == JS_VALUE_GET_OBJ(ctx->function_proto))
+                snprintf(parent, sizeof(parent), "null");
+            else
+                js_v8_value_str(ctx, parent, sizeof(parent), func_obj);
+            /* the class's own `name` (no program code runs) */
+            prs = find_own_property(&pr, nt, JS_ATOM_name);
+            if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+                JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_STRING &&
+                JS_VALUE_GET_STRING(pr->u.value)->len > 0)
+                js_v8_value_str(ctx, name, sizeof(name), pr->u.value);
+            else
+                snprintf(name, sizeof(name), "anonymous class");
+            return JS_ThrowTypeError(ctx, "Super constructor %s of %s is not a constructor",
+                                     parent, name);
+        }
+    }
     if (unlikely(JS_VALUE_GET_TAG(func_obj) != JS_TAG_OBJECT))
         goto not_a_function;
     p = JS_VALUE_GET_OBJ(func_obj);

@@ -6,7 +6,7 @@
     if (input === undefined) return new Uint8Array(0);
     if (input instanceof ArrayBuffer || input instanceof SharedArrayBuffer) return new Uint8Array(input);
     if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    throw new TypeError("Failed to execute 'decode' on 'TextDecoder': parameter 1 is not of type 'ArrayBuffer' or 'ArrayBufferView'.");
+    throw new TypeError("Failed to execute 'decode' on 'TextDecoder': parameter 1 is not of type 'Array'.");
   };
   const wellFormed = (s) => String(s).toWellFormed();
 
