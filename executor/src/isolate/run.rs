@@ -721,11 +721,19 @@ fn start_failure(
 /// V8's text for a static import declaration inside a function body: the token after
 /// `import` is unexpected (`Unexpected identifier 'axios'`, `Unexpected token '{'`).
 fn import_in_body_text(imports: &str) -> String {
-    let after = imports
-        .match_indices("import")
-        .map(|(at, _)| at)
-        .find(|&at| !imports[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
-        .map_or("", |at| &imports[at + "import".len()..]);
+    // The block opens with whitespace and comments, then the first declaration.
+    let mut rest = imports;
+    loop {
+        rest = rest.trim_start();
+        if let Some(comment) = rest.strip_prefix("//") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            rest = comment.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let after = rest.strip_prefix("import").unwrap_or(rest);
     translate_syntax_error("unexpected token", after.trim_start(), 1, 1)
 }
 
