@@ -43,7 +43,11 @@ use crate::protocol::{
 /// The wrapper opens on the module's first line and closes after the program's `)`, so the
 /// program keeps its lines and columns, and the tokens right after it are still `)` and `;`.
 const THIS_OPEN: &str = "(function () { return (";
-const THIS_CLOSE: &str = "; }).call(new (class CodeExecutor extends (class WorkerEntrypoint { \
+/// The wrapper's close. The reference's method also declares `const result` around the program's call, so the
+/// program runs in that binding's temporal dead zone (`result = 1` without a declaration:
+/// `Cannot access 'result' before initialization`); the wrapper's `let result`, which
+/// nothing ever initializes, keeps that zone.
+const THIS_CLOSE: &str = "; let result; }).call(new (class CodeExecutor extends (class WorkerEntrypoint { \
     get [Symbol.toStringTag]() { return \"WorkerEntrypoint\" } }) { evaluate() {} })())";
 
 const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
