@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::ffi::c_void;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 
 use lol_html::html_content::{
     Comment, ContentType, Doctype, DocumentEnd, Element, EndTag, TextChunk,
@@ -31,7 +31,9 @@ use lol_html::{
 };
 use rquickjs::class::Trace;
 use rquickjs::function::Opt;
-use rquickjs::{Array, Class, Ctx, Exception, Function, IntoJs, JsLifetime, Object, TypedArray, Value};
+use rquickjs::{
+    Array, Class, Ctx, Exception, Function, IntoJs, JsLifetime, Object, TypedArray, Value,
+};
 
 /// The most lol_html may buffer for one transform.
 pub(crate) const MEMORY_LIMIT: usize = 16 << 20;
@@ -61,7 +63,11 @@ unsafe impl Send for Token {}
 /// What the worker tells the script.
 enum Report {
     /// A handler is due on this token.
-    Token { kind: Kind, handler: u32, token: Token },
+    Token {
+        kind: Kind,
+        handler: u32,
+        token: Token,
+    },
     /// The chunk (or the end of the document) went through.
     Done,
     /// The rewriter failed: lol_html's text, or an abort the script asked for.
@@ -84,11 +90,15 @@ struct WorkerLink {
 
 /// Parks the worker until the script has run handler `handler` on `token`.
 fn ask(link: &WorkerLink, kind: Kind, handler: u32, token: *mut c_void) -> HandlerResult {
-    let sent = link.reports.lock().map_err(|_| "poisoned")?.send(Report::Token {
-        kind,
-        handler,
-        token: Token(token),
-    });
+    let sent = link
+        .reports
+        .lock()
+        .map_err(|_| "poisoned")?
+        .send(Report::Token {
+            kind,
+            handler,
+            token: Token(token),
+        });
     sent.map_err(|_| "the script went away")?;
     let order = link.orders.lock().map_err(|_| "poisoned")?.recv();
     match order {
@@ -116,9 +126,8 @@ fn run_worker(plan: Plan, link: Arc<WorkerLink>, output: Arc<Mutex<Vec<u8>>>) {
             let _ = tx.send(r);
         }
     };
-    let mut settings = Settings::new().with_memory_settings(
-        MemorySettings::new().with_max_allowed_memory_usage(MEMORY_LIMIT),
-    );
+    let mut settings = Settings::new()
+        .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(MEMORY_LIMIT));
     for (i, selector) in plan.selectors.iter().enumerate() {
         let selector = match Selector::from_str(selector) {
             Ok(s) => s,
@@ -128,7 +137,12 @@ fn run_worker(plan: Plan, link: Arc<WorkerLink>, output: Arc<Mutex<Vec<u8>>>) {
         if let Some(n) = id(&plan.element_ids, 3 * i) {
             let l = link.clone();
             h = h.element(move |el: &mut Element<'_, '_>| {
-                ask(&l, Kind::Element, n, el as *mut Element<'_, '_> as *mut c_void)
+                ask(
+                    &l,
+                    Kind::Element,
+                    n,
+                    el as *mut Element<'_, '_> as *mut c_void,
+                )
             });
         }
         if let Some(n) = id(&plan.element_ids, 3 * i + 1) {
@@ -311,7 +325,12 @@ impl Rewriter {
             handlers.clear();
         }
         let registered = el.on_end_tag(Box::new(move |end: &mut EndTag<'_>| {
-            ask(&link, Kind::EndTag, handler, end as *mut EndTag<'_> as *mut c_void)
+            ask(
+                &link,
+                Kind::EndTag,
+                handler,
+                end as *mut EndTag<'_> as *mut c_void,
+            )
         }));
         match registered {
             Ok(()) => Ok(()),
@@ -567,4 +586,57 @@ pub(crate) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
     )?;
     natives.set("html", html)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+
+    use rquickjs::{Context, Runtime};
+
+    use super::WORKERS;
+
+    fn settle(rt: &Runtime) {
+        while rt.is_job_pending() {
+            rt.execute_pending_job().unwrap();
+        }
+    }
+
+    /// A document goes through its handlers and its worker ends with it; one the program
+    /// abandons inside a handler that never settles ends its worker when the context goes.
+    #[test]
+    fn workers_end_with_their_document_or_their_context() {
+        let rt = Runtime::new().unwrap();
+        let ctx = Context::full(&rt).unwrap();
+        ctx.with(|ctx| {
+            super::super::install(&ctx, None).unwrap();
+            let _: () = ctx
+                .eval(
+                    r#"
+                    new HTMLRewriter().on("a", { element(e) { e.setAttribute("k", "v"); } })
+                      .transform(new Response("<a>1</a><b>2</b>")).text().then((t) => { globalThis.done = t; });
+                    new HTMLRewriter().on("b", { element() { globalThis.parked = true; return new Promise(() => {}); } })
+                      .transform(new Response("<b>x</b>")).text();
+                    "#,
+                )
+                .unwrap();
+        });
+        settle(&rt);
+        ctx.with(|ctx| {
+            let done: String = ctx.globals().get("done").unwrap();
+            assert_eq!(done, "<a k=\"v\">1</a><b>2</b>");
+            assert!(ctx.globals().get::<_, bool>("parked").unwrap());
+        });
+        drop(ctx);
+        drop(rt);
+        let started = Instant::now();
+        while WORKERS.load(Ordering::SeqCst) != 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "a rewriter worker outlived its context"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
