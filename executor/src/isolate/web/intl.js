@@ -11,7 +11,12 @@
   const DEFAULT_LOCALE = "en-US";
 
   // Options, read as ECMA-402's GetOption does (ToString, then the allowed values).
-  const options = (o) => (o === undefined ? Object.create(null) : Object(o));
+  // CoerceOptionsToObject: undefined is an empty record, null is refused (ToObject).
+  const options = (o) => {
+    if (o === undefined) return Object.create(null);
+    if (o === null) throw new TypeError("Cannot convert undefined or null to object");
+    return Object(o);
+  };
   const strictOptions = (o) => {
     if (o === undefined) return Object.create(null);
     if (o === null || (typeof o !== "object" && typeof o !== "function")) throw new TypeError("Options must be an object");
@@ -277,7 +282,7 @@
     },
     configurable: true, enumerable: false,
   });
-  method(NumberFormat.prototype, "formatToParts", function formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); });
+  method(NumberFormat.prototype, "formatToParts", { formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); } }.formatToParts);
   const rangeParts = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
     const x = numberParts(state, a), y = numberParts(state, b);
@@ -285,10 +290,10 @@
     if (sx === sy) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
     return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: "–", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
   };
-  method(NumberFormat.prototype, "formatRange", function formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); });
-  method(NumberFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); });
-  method(NumberFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...numberState(this, "resolvedOptions").r }; });
-  method(NumberFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(NumberFormat.prototype, "formatRange", { formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); } }.formatRange);
+  method(NumberFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);
+  method(NumberFormat.prototype, "resolvedOptions", { resolvedOptions() { return { ...numberState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(NumberFormat, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(NumberFormat, "Intl.NumberFormat");
 
   // DateTimeFormat.
@@ -416,17 +421,17 @@
     },
     configurable: true, enumerable: false,
   });
-  method(DateTimeFormat.prototype, "formatToParts", function formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); });
+  method(DateTimeFormat.prototype, "formatToParts", { formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); } }.formatToParts);
   const dateRange = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
     const x = state.formatter.parts(instant(a)), y = state.formatter.parts(instant(b));
     if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));
     return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: " – ", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
   };
-  method(DateTimeFormat.prototype, "formatRange", function formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); });
-  method(DateTimeFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); });
-  method(DateTimeFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...dateState(this, "resolvedOptions").r }; });
-  method(DateTimeFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(DateTimeFormat.prototype, "formatRange", { formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); } }.formatRange);
+  method(DateTimeFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);
+  method(DateTimeFormat.prototype, "resolvedOptions", { resolvedOptions() { return { ...dateState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(DateTimeFormat, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(DateTimeFormat, "Intl.DateTimeFormat");
 
   // PluralRules.
@@ -438,8 +443,11 @@
       const { base } = resolve(locales, {}, true);
       opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_PR);
       const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
-      const r = { locale: base, type, notation: "standard" };
-      const digits = digitOptions(o, r, 0, 3, "standard", S_PR);
+      // notation and compactDisplay are read (and validated) as V8 reads them.
+      const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_PR);
+      opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
+      const r = { locale: base, type, notation };
+      const digits = digitOptions(o, r, 0, 3, notation, S_PR);
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
       r.pluralCategories = rules.categories().sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -465,7 +473,7 @@
       if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.resolvedOptions called on incompatible receiver");
       return { ...s.r, pluralCategories: [...s.r.pluralCategories] };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(PluralRules, "Intl.PluralRules");
 
@@ -510,8 +518,8 @@
     },
     configurable: true, enumerable: false,
   });
-  method(Collator.prototype, "resolvedOptions", function resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; });
-  method(Collator, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(Collator.prototype, "resolvedOptions", { resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(Collator, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(Collator, "Intl.Collator");
 
   // RelativeTimeFormat.
@@ -537,7 +545,7 @@
       if (s === undefined) throw new TypeError("Method Intl.RelativeTimeFormat.prototype.resolvedOptions called on incompatible receiver");
       return { ...s.r };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   const relativeParts = (rtf, value, unit, name) => {
     const s = relativeFormats.get(rtf);
@@ -580,7 +588,7 @@
       if (s === undefined) throw new TypeError("Method Intl.ListFormat.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   const listParts = (lf, list, name) => {
     const s = listFormats.get(lf);
@@ -610,7 +618,7 @@
       if (s === undefined) throw new TypeError("Method Intl.Segmenter.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(Segmenter, "Intl.Segmenter");
   const segmentData = (g, input, starts, i) => {
@@ -639,11 +647,11 @@
   }
   const segmentIterators = new WeakMap();
   const SegmentIteratorProto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
-  method(SegmentIteratorProto, "next", function next() {
+  method(SegmentIteratorProto, "next", { next() {
     const step = segmentIterators.get(this);
     if (step === undefined) throw new TypeError("Method %SegmentIterator.prototype%.next called on incompatible receiver");
     return step();
-  });
+  } }.next);
   define(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
 
   // DisplayNames.
@@ -691,7 +699,7 @@
       if (s === undefined) throw new TypeError("Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(DisplayNames, "Intl.DisplayNames");
 
@@ -740,7 +748,11 @@
     maximize() { return new Locale(N.maximize(localeState(this, "maximize").tag)); }
     minimize() { return new Locale(N.minimize(localeState(this, "minimize").tag)); }
   }
-  const localeGetter = (name, fn) => define(Locale.prototype, name, { get() { return fn(split(localeState(this, name).tag)); }, configurable: true, enumerable: false });
+  // Accessors named as the specification's are ("get baseName").
+  const localeGetter = (name, fn) => define(Locale.prototype, name, {
+    get: Object.getOwnPropertyDescriptor({ get [name]() { return fn(split(localeState(this, name).tag)); } }, name).get,
+    configurable: true, enumerable: false,
+  });
   localeGetter("baseName", (s) => s.base);
   localeGetter("language", (s) => s.base.split("-")[0]);
   localeGetter("script", (s) => s.base.split("-").slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)));
@@ -753,14 +765,21 @@
   localeGetter("numberingSystem", (s) => s.keywords.nu);
   tag(Locale, "Intl.Locale");
 
+  // The constructors' lengths as ECMA-402 gives them; the function-style constructors'
+  // prototypes are not writable (a class's never is).
+  for (const [C, n] of [[DateTimeFormat, 0], [NumberFormat, 0], [Collator, 0], [PluralRules, 0], [RelativeTimeFormat, 0], [ListFormat, 0], [Segmenter, 0], [DisplayNames, 2], [Locale, 1]]) {
+    define(C, "length", { value: n, configurable: true });
+  }
+  for (const C of [DateTimeFormat, NumberFormat, Collator]) define(C, "prototype", { writable: false });
+
   const Intl = {};
   for (const [k, v] of Object.entries({ DateTimeFormat, NumberFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat, Locale, DisplayNames, Segmenter })) {
     define(Intl, k, { value: v, writable: true, configurable: true });
   }
-  method(Intl, "getCanonicalLocales", function getCanonicalLocales(l) { return canonicalList(l); });
+  method(Intl, "getCanonicalLocales", { getCanonicalLocales(l) { return canonicalList(l); } }.getCanonicalLocales);
   const COLLATIONS = ["compat", "dict", "emoji", "eor", "phonebk", "phonetic", "pinyin", "searchjl", "stroke", "trad", "unihan", "zhuyin"];
   const CURRENCIES = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL".split(" ");
-  method(Intl, "supportedValuesOf", function supportedValuesOf(key) {
+  method(Intl, "supportedValuesOf", { supportedValuesOf(key) {
     const k = String(key);
     switch (k) {
       case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa").slice();
@@ -771,7 +790,7 @@
       case "unit": return SANCTIONED_UNITS.slice();
       default: throw new RangeError(`Invalid key : ${k}`);
     }
-  });
+  } }.supportedValuesOf);
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
   const thisNumber = (v) => (typeof v === "object" && v !== null ? v.valueOf() : v);
