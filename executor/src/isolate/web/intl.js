@@ -707,7 +707,7 @@
   const locales_ = new WeakMap();
   const localeState = (l, name) => {
     const s = typeof l === "object" && l !== null ? locales_.get(l) : undefined;
-    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${String(l)}`);
+    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${l === null || (typeof l !== "object" && typeof l !== "function") ? String(l) : "#<" + (l.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
   class Locale {
@@ -763,6 +763,44 @@
   localeGetter("caseFirst", (s) => (s.keywords.kf === "true" ? "" : s.keywords.kf));
   localeGetter("numeric", (s) => s.keywords.kn === "true");
   localeGetter("numberingSystem", (s) => s.keywords.nu);
+  // The variant subtags of the base name ("1996-fonipa"), or undefined.
+  localeGetter("variants", (s) => {
+    const v = s.base.split("-").slice(1).filter((p) => p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
+    return v.length ? v.join("-") : undefined;
+  });
+  // The locale info methods (Intl Locale Info), from the locale's keywords when it names
+  // them, else from the CLDR preferences of its likely region or language (measured on V8:
+  // getCalendars by region, getCollations by language). getTimeZones and getWeekInfo are
+  // not built (no region data here yet).
+  const CALENDARS_BY_REGION = {
+    JP: ["gregory", "japanese"], CN: ["gregory", "chinese"], HK: ["gregory", "chinese"], MO: ["gregory", "chinese"], SG: ["gregory", "chinese"],
+    TW: ["gregory", "roc", "chinese"], KR: ["gregory", "dangi"], IN: ["gregory", "indian"], TH: ["buddhist", "gregory"],
+    IL: ["gregory", "hebrew", "islamic", "islamic-civil", "islamic-tbla"], EG: ["gregory", "coptic", "islamic", "islamic-civil", "islamic-tbla"],
+    IR: ["persian", "gregory", "islamic", "islamic-civil", "islamic-tbla"], AF: ["persian", "gregory", "islamic", "islamic-civil", "islamic-tbla"],
+    ET: ["gregory", "ethiopic"],
+  };
+  const COLLATIONS_BY_LANGUAGE = {
+    de: ["emoji", "eor", "phonebk"], es: ["emoji", "eor", "trad"], sv: ["emoji", "eor", "trad"], ja: ["emoji", "eor", "unihan"],
+    ko: ["emoji", "eor", "searchjl", "unihan"], zh: ["emoji", "eor", "pinyin", "stroke", "zhuyin"], ar: ["compat", "emoji", "eor"],
+  };
+  const RTL_SCRIPTS = ["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr", "Mend", "Yezi", "Hung", "Phnx", "Avst"];
+  const likely = (tag) => {
+    const parts = split(N.maximize(tag)).base.split("-");
+    return {
+      language: parts[0],
+      script: parts.slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)),
+      region: parts.slice(1).find((p) => p.length === 2 || /^\d{3}$/.test(p)),
+    };
+  };
+  const localeInfo = (name, fn) => method(Locale.prototype, name, { [name]() {
+    const t = localeState(this, name).tag;
+    return fn(t, split(t));
+  } }[name]);
+  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : (CALENDARS_BY_REGION[likely(t).region] ?? ["gregory"]).slice()));
+  localeInfo("getCollations", (t, s) => (s.keywords.co ? [s.keywords.co] : (COLLATIONS_BY_LANGUAGE[likely(t).language] ?? ["emoji", "eor"]).slice()));
+  localeInfo("getHourCycles", (t, s) => [s.keywords.hc ?? new DateTimeFormat(s.base, { hour: "numeric" }).resolvedOptions().hourCycle]);
+  localeInfo("getNumberingSystems", (t, s) => [s.keywords.nu ?? N.numberingSystem(s.base)]);
+  localeInfo("getTextInfo", (t) => ({ direction: RTL_SCRIPTS.includes(likely(t).script) ? "rtl" : "ltr" }));
   tag(Locale, "Intl.Locale");
 
   // The constructors' lengths as ECMA-402 gives them; the function-style constructors'
