@@ -9,6 +9,7 @@
   const method = (o, name, fn) => define(o, name, { value: fn, writable: true, configurable: true, enumerable: false });
   const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
   const DEFAULT_LOCALE = "en-US";
+  const FALLBACK = Symbol("IntlLegacyConstructedSymbol");
 
   // Options, read as ECMA-402's GetOption does (ToString, then the allowed values).
   // CoerceOptionsToObject: undefined is an empty record, null is refused (ToObject).
@@ -22,10 +23,15 @@
     if (o === null || (typeof o !== "object" && typeof o !== "function")) throw new TypeError("Options must be an object");
     return o;
   };
+  // ToString, which refuses a Symbol (String() would describe it).
+  const toStr = (v) => {
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return String(v);
+  };
   const opt = (o, k, allowed, fallback, service) => {
     const v = o[k];
     if (v === undefined) return fallback;
-    const s = String(v);
+    const s = toStr(v);
     if (allowed && !allowed.includes(s)) throw new RangeError(`Value ${s} out of range for ${service} options property ${k}`);
     return s;
   };
@@ -170,14 +176,31 @@
     return { roundingType, increment, roundingMode, priority, trailing, compactDefault: !needSd && !needFd };
   };
   const numberFormats = new WeakMap();
+  // ECMA-402's legacy construction: NumberFormat or DateTimeFormat called as a function on an
+  // object inheriting from its prototype initializes a new one and hangs it on that object
+  // under %Intl%.[[FallbackSymbol]]; the methods unwrap it.
+  const legacy = (self, C, made) => {
+    if (self !== null && typeof self === "object" && C.prototype.isPrototypeOf(self)) {
+      define(self, FALLBACK, { value: made, writable: false, enumerable: false, configurable: false });
+      return self;
+    }
+    return made;
+  };
+  const unwrap = (x, C, states) => {
+    if (typeof x !== "object" || x === null) return undefined;
+    const s = states.get(x);
+    if (s !== undefined || !C.prototype.isPrototypeOf(x)) return s;
+    const inner = Object.getOwnPropertyDescriptor(x, FALLBACK);
+    return inner === undefined ? undefined : states.get(inner.value);
+  };
   const numberState = (nf, name) => {
-    const s = typeof nf === "object" && nf !== null ? numberFormats.get(nf) : undefined;
+    const s = unwrap(nf, NumberFormat, numberFormats);
     if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${name} called on incompatible receiver ${nf === null || (typeof nf !== "object" && typeof nf !== "function") ? String(nf) : "#<" + (nf.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
   const S_NF = "Intl.NumberFormat";
   function NumberFormat(locales, options_) {
-    if (!new.target) return new NumberFormat(locales, options_);
+    if (!new.target) return legacy(this, NumberFormat, new NumberFormat(locales, options_));
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu });
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_NF);
@@ -331,7 +354,7 @@
     return z;
   };
   function DateTimeFormat(locales, options_, required = "any", defaults = "date") {
-    if (!new.target) return new DateTimeFormat(locales, options_);
+    if (!new.target) return legacy(this, DateTimeFormat, new DateTimeFormat(locales, options_));
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu, ca: isCa, hc: (v) => ["h11", "h12", "h23", "h24"].includes(v) });
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DTF);
@@ -400,7 +423,7 @@
     dateFormats.set(this, { r, formatter });
   }
   const dateState = (d, name) => {
-    const s = typeof d === "object" && d !== null ? dateFormats.get(d) : undefined;
+    const s = unwrap(d, DateTimeFormat, dateFormats);
     if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
@@ -659,9 +682,10 @@
   const displayNames = new WeakMap();
   class DisplayNames {
     constructor(locales, options_) {
+      // The locales are read before the options, as ECMA-402 orders it.
+      const { base } = resolve(locales);
       if (options_ === undefined) throw new TypeError("Cannot convert undefined or null to object");
       const o = strictOptions(options_);
-      const { base } = resolve(locales);
       opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DN);
       const style = opt(o, "style", ["narrow", "short", "long"], "long", S_DN);
       const type = opt(o, "type", ["language", "region", "script", "currency", "calendar", "dateTimeField"], undefined, S_DN);
@@ -729,9 +753,20 @@
       const language = get("language", /^([A-Za-z]{2,3}|[A-Za-z]{5,8})$/);
       const script = get("script", /^[A-Za-z]{4}$/);
       const region = get("region", /^([A-Za-z]{2}|\d{3})$/);
+      const variants = get("variants", /^([0-9A-Za-z]{5,8}|\d[0-9A-Za-z]{3})(-([0-9A-Za-z]{5,8}|\d[0-9A-Za-z]{3}))*$/);
+      if (variants !== undefined) {
+        const list = variants.toLowerCase().split("-");
+        if (new Set(list).size !== list.length) throw new RangeError("Incorrect locale information provided");
+      }
       if (language !== undefined) baseParts[0] = language;
       if (script !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); if (i > 0) baseParts[i] = script; else baseParts.splice(1, 0, script); }
       if (region !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && (p.length === 2 || /^\d{3}$/.test(p))); if (i > 0) baseParts[i] = region; else { const s = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); baseParts.splice(s > 0 ? s + 1 : 1, 0, region); } }
+      if (variants !== undefined) {
+        const isVariant = (p, j) => j > 0 && (p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
+        const kept = baseParts.filter((p, j) => !isVariant(p, j));
+        baseParts.length = 0;
+        baseParts.push(...kept, ...variants.split("-"));
+      }
       const kw = { ...keywords };
       const calendar = get("calendar", typeToken); if (calendar !== undefined) kw.ca = calendar;
       const collation = get("collation", typeToken); if (collation !== undefined) kw.co = collation;
