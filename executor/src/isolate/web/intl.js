@@ -50,6 +50,7 @@
   // Locales: CanonicalizeLocaleList, and lookup negotiation with the relevant -u- keywords.
   const canonicalList = (locales) => {
     if (locales === undefined) return [];
+    if (locales === null) throw new TypeError("Cannot convert undefined or null to object");
     const seen = [];
     const list = typeof locales === "string" || locales instanceof Locale ? [locales] : Object(locales);
     const len = typeof locales === "string" || locales instanceof Locale ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
@@ -489,7 +490,9 @@
       const s = pluralRules.get(this);
       if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.selectRange called on incompatible receiver");
       if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
-      return s.rules.selectRange(Number(a), Number(b), s.digits);
+      const x = Number(a), y = Number(b);
+      if (Number.isNaN(x) || Number.isNaN(y)) throw new RangeError("Invalid number range");
+      return s.rules.selectRange(x, y, s.digits);
     }
     resolvedOptions() {
       const s = pluralRules.get(this);
@@ -746,7 +749,7 @@
       const get = (k, re) => {
         const v = o[k];
         if (v === undefined) return undefined;
-        const s = String(v);
+        const s = toStr(v);
         if (re && !re.test(s)) throw new RangeError(`Incorrect locale information provided`);
         return s;
       };
@@ -770,6 +773,13 @@
       const kw = { ...keywords };
       const calendar = get("calendar", typeToken); if (calendar !== undefined) kw.ca = calendar;
       const collation = get("collation", typeToken); if (collation !== undefined) kw.co = collation;
+      // firstDayOfWeek: a weekday name, or its number (0 and 7 are Sunday), as the fw keyword.
+      let fw = get("firstDayOfWeek");
+      if (fw !== undefined) {
+        fw = ["sun", "mon", "tue", "wed", "thu", "fri", "sat", "sun"][/^[0-7]$/.test(fw) ? Number(fw) : -1] ?? fw;
+        if (!typeToken.test(fw)) throw new RangeError("Incorrect locale information provided");
+        kw.fw = fw;
+      }
       const hc = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, "Intl.Locale"); if (hc !== undefined) kw.hc = hc;
       const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
       if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
@@ -798,6 +808,7 @@
   localeGetter("caseFirst", (s) => (s.keywords.kf === "true" ? "" : s.keywords.kf));
   localeGetter("numeric", (s) => s.keywords.kn === "true");
   localeGetter("numberingSystem", (s) => s.keywords.nu);
+  localeGetter("firstDayOfWeek", (s) => s.keywords.fw);
   // The variant subtags of the base name ("1996-fonipa"), or undefined.
   localeGetter("variants", (s) => {
     const v = s.base.split("-").slice(1).filter((p) => p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
@@ -853,7 +864,7 @@
   const COLLATIONS = ["compat", "dict", "emoji", "eor", "phonebk", "phonetic", "pinyin", "searchjl", "stroke", "trad", "unihan", "zhuyin"];
   const CURRENCIES = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL".split(" ");
   method(Intl, "supportedValuesOf", { supportedValuesOf(key) {
-    const k = String(key);
+    const k = toStr(key);
     switch (k) {
       case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa").slice();
       case "collation": return COLLATIONS.slice();
