@@ -9,18 +9,29 @@
   const method = (o, name, fn) => define(o, name, { value: fn, writable: true, configurable: true, enumerable: false });
   const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
   const DEFAULT_LOCALE = "en-US";
+  const FALLBACK = Symbol("IntlLegacyConstructedSymbol");
 
   // Options, read as ECMA-402's GetOption does (ToString, then the allowed values).
-  const options = (o) => (o === undefined ? Object.create(null) : Object(o));
+  // CoerceOptionsToObject: undefined is an empty record, null is refused (ToObject).
+  const options = (o) => {
+    if (o === undefined) return Object.create(null);
+    if (o === null) throw new TypeError("Cannot convert undefined or null to object");
+    return Object(o);
+  };
   const strictOptions = (o) => {
     if (o === undefined) return Object.create(null);
     if (o === null || (typeof o !== "object" && typeof o !== "function")) throw new TypeError("Options must be an object");
     return o;
   };
+  // ToString, which refuses a Symbol (String() would describe it).
+  const toStr = (v) => {
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return String(v);
+  };
   const opt = (o, k, allowed, fallback, service) => {
     const v = o[k];
     if (v === undefined) return fallback;
-    const s = String(v);
+    const s = toStr(v);
     if (allowed && !allowed.includes(s)) throw new RangeError(`Value ${s} out of range for ${service} options property ${k}`);
     return s;
   };
@@ -39,6 +50,7 @@
   // Locales: CanonicalizeLocaleList, and lookup negotiation with the relevant -u- keywords.
   const canonicalList = (locales) => {
     if (locales === undefined) return [];
+    if (locales === null) throw new TypeError("Cannot convert undefined or null to object");
     const seen = [];
     const list = typeof locales === "string" || locales instanceof Locale ? [locales] : Object(locales);
     const len = typeof locales === "string" || locales instanceof Locale ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
@@ -165,14 +177,31 @@
     return { roundingType, increment, roundingMode, priority, trailing, compactDefault: !needSd && !needFd };
   };
   const numberFormats = new WeakMap();
+  // ECMA-402's legacy construction: NumberFormat or DateTimeFormat called as a function on an
+  // object inheriting from its prototype initializes a new one and hangs it on that object
+  // under %Intl%.[[FallbackSymbol]]; the methods unwrap it.
+  const legacy = (self, C, made) => {
+    if (self !== null && typeof self === "object" && C.prototype.isPrototypeOf(self)) {
+      define(self, FALLBACK, { value: made, writable: false, enumerable: false, configurable: false });
+      return self;
+    }
+    return made;
+  };
+  const unwrap = (x, C, states) => {
+    if (typeof x !== "object" || x === null) return undefined;
+    const s = states.get(x);
+    if (s !== undefined || !C.prototype.isPrototypeOf(x)) return s;
+    const inner = Object.getOwnPropertyDescriptor(x, FALLBACK);
+    return inner === undefined ? undefined : states.get(inner.value);
+  };
   const numberState = (nf, name) => {
-    const s = typeof nf === "object" && nf !== null ? numberFormats.get(nf) : undefined;
+    const s = unwrap(nf, NumberFormat, numberFormats);
     if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${name} called on incompatible receiver ${nf === null || (typeof nf !== "object" && typeof nf !== "function") ? String(nf) : "#<" + (nf.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
   const S_NF = "Intl.NumberFormat";
   function NumberFormat(locales, options_) {
-    if (!new.target) return new NumberFormat(locales, options_);
+    if (!new.target) return legacy(this, NumberFormat, new NumberFormat(locales, options_));
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu });
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_NF);
@@ -277,7 +306,7 @@
     },
     configurable: true, enumerable: false,
   });
-  method(NumberFormat.prototype, "formatToParts", function formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); });
+  method(NumberFormat.prototype, "formatToParts", { formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); } }.formatToParts);
   const rangeParts = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
     const x = numberParts(state, a), y = numberParts(state, b);
@@ -285,10 +314,10 @@
     if (sx === sy) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
     return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: "–", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
   };
-  method(NumberFormat.prototype, "formatRange", function formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); });
-  method(NumberFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); });
-  method(NumberFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...numberState(this, "resolvedOptions").r }; });
-  method(NumberFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(NumberFormat.prototype, "formatRange", { formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); } }.formatRange);
+  method(NumberFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);
+  method(NumberFormat.prototype, "resolvedOptions", { resolvedOptions() { return { ...numberState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(NumberFormat, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(NumberFormat, "Intl.NumberFormat");
 
   // DateTimeFormat.
@@ -326,7 +355,7 @@
     return z;
   };
   function DateTimeFormat(locales, options_, required = "any", defaults = "date") {
-    if (!new.target) return new DateTimeFormat(locales, options_);
+    if (!new.target) return legacy(this, DateTimeFormat, new DateTimeFormat(locales, options_));
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu, ca: isCa, hc: (v) => ["h11", "h12", "h23", "h24"].includes(v) });
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DTF);
@@ -395,7 +424,7 @@
     dateFormats.set(this, { r, formatter });
   }
   const dateState = (d, name) => {
-    const s = typeof d === "object" && d !== null ? dateFormats.get(d) : undefined;
+    const s = unwrap(d, DateTimeFormat, dateFormats);
     if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
@@ -416,17 +445,17 @@
     },
     configurable: true, enumerable: false,
   });
-  method(DateTimeFormat.prototype, "formatToParts", function formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); });
+  method(DateTimeFormat.prototype, "formatToParts", { formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); } }.formatToParts);
   const dateRange = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
     const x = state.formatter.parts(instant(a)), y = state.formatter.parts(instant(b));
     if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));
     return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: " – ", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
   };
-  method(DateTimeFormat.prototype, "formatRange", function formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); });
-  method(DateTimeFormat.prototype, "formatRangeToParts", function formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); });
-  method(DateTimeFormat.prototype, "resolvedOptions", function resolvedOptions() { return { ...dateState(this, "resolvedOptions").r }; });
-  method(DateTimeFormat, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(DateTimeFormat.prototype, "formatRange", { formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); } }.formatRange);
+  method(DateTimeFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);
+  method(DateTimeFormat.prototype, "resolvedOptions", { resolvedOptions() { return { ...dateState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(DateTimeFormat, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(DateTimeFormat, "Intl.DateTimeFormat");
 
   // PluralRules.
@@ -438,8 +467,11 @@
       const { base } = resolve(locales, {}, true);
       opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_PR);
       const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
-      const r = { locale: base, type, notation: "standard" };
-      const digits = digitOptions(o, r, 0, 3, "standard", S_PR);
+      // notation and compactDisplay are read (and validated) as V8 reads them.
+      const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_PR);
+      opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
+      const r = { locale: base, type, notation };
+      const digits = digitOptions(o, r, 0, 3, notation, S_PR);
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
       r.pluralCategories = rules.categories().sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -458,14 +490,16 @@
       const s = pluralRules.get(this);
       if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.selectRange called on incompatible receiver");
       if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
-      return s.rules.selectRange(Number(a), Number(b), s.digits);
+      const x = Number(a), y = Number(b);
+      if (Number.isNaN(x) || Number.isNaN(y)) throw new RangeError("Invalid number range");
+      return s.rules.selectRange(x, y, s.digits);
     }
     resolvedOptions() {
       const s = pluralRules.get(this);
       if (s === undefined) throw new TypeError("Method Intl.PluralRules.prototype.resolvedOptions called on incompatible receiver");
       return { ...s.r, pluralCategories: [...s.r.pluralCategories] };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(PluralRules, "Intl.PluralRules");
 
@@ -510,8 +544,8 @@
     },
     configurable: true, enumerable: false,
   });
-  method(Collator.prototype, "resolvedOptions", function resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; });
-  method(Collator, "supportedLocalesOf", function supportedLocalesOf_(l, o) { return supportedLocalesOf(l, o); });
+  method(Collator.prototype, "resolvedOptions", { resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(Collator, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
   tag(Collator, "Intl.Collator");
 
   // RelativeTimeFormat.
@@ -537,7 +571,7 @@
       if (s === undefined) throw new TypeError("Method Intl.RelativeTimeFormat.prototype.resolvedOptions called on incompatible receiver");
       return { ...s.r };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   const relativeParts = (rtf, value, unit, name) => {
     const s = relativeFormats.get(rtf);
@@ -580,7 +614,7 @@
       if (s === undefined) throw new TypeError("Method Intl.ListFormat.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   const listParts = (lf, list, name) => {
     const s = listFormats.get(lf);
@@ -610,7 +644,7 @@
       if (s === undefined) throw new TypeError("Method Intl.Segmenter.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(Segmenter, "Intl.Segmenter");
   const segmentData = (g, input, starts, i) => {
@@ -639,11 +673,11 @@
   }
   const segmentIterators = new WeakMap();
   const SegmentIteratorProto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
-  method(SegmentIteratorProto, "next", function next() {
+  method(SegmentIteratorProto, "next", { next() {
     const step = segmentIterators.get(this);
     if (step === undefined) throw new TypeError("Method %SegmentIterator.prototype%.next called on incompatible receiver");
     return step();
-  });
+  } }.next);
   define(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
 
   // DisplayNames.
@@ -651,9 +685,10 @@
   const displayNames = new WeakMap();
   class DisplayNames {
     constructor(locales, options_) {
+      // The locales are read before the options, as ECMA-402 orders it.
+      const { base } = resolve(locales);
       if (options_ === undefined) throw new TypeError("Cannot convert undefined or null to object");
       const o = strictOptions(options_);
-      const { base } = resolve(locales);
       opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DN);
       const style = opt(o, "style", ["narrow", "short", "long"], "long", S_DN);
       const type = opt(o, "type", ["language", "region", "script", "currency", "calendar", "dateTimeField"], undefined, S_DN);
@@ -691,7 +726,7 @@
       if (s === undefined) throw new TypeError("Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver");
       return { ...s };
     }
-    static supportedLocalesOf(l, o) { return supportedLocalesOf(l, o); }
+    static supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); }
   }
   tag(DisplayNames, "Intl.DisplayNames");
 
@@ -699,7 +734,7 @@
   const locales_ = new WeakMap();
   const localeState = (l, name) => {
     const s = typeof l === "object" && l !== null ? locales_.get(l) : undefined;
-    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${String(l)}`);
+    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${l === null || (typeof l !== "object" && typeof l !== "function") ? String(l) : "#<" + (l.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
   class Locale {
@@ -714,19 +749,37 @@
       const get = (k, re) => {
         const v = o[k];
         if (v === undefined) return undefined;
-        const s = String(v);
+        const s = toStr(v);
         if (re && !re.test(s)) throw new RangeError(`Incorrect locale information provided`);
         return s;
       };
       const language = get("language", /^([A-Za-z]{2,3}|[A-Za-z]{5,8})$/);
       const script = get("script", /^[A-Za-z]{4}$/);
       const region = get("region", /^([A-Za-z]{2}|\d{3})$/);
+      const variants = get("variants", /^([0-9A-Za-z]{5,8}|\d[0-9A-Za-z]{3})(-([0-9A-Za-z]{5,8}|\d[0-9A-Za-z]{3}))*$/);
+      if (variants !== undefined) {
+        const list = variants.toLowerCase().split("-");
+        if (new Set(list).size !== list.length) throw new RangeError("Incorrect locale information provided");
+      }
       if (language !== undefined) baseParts[0] = language;
       if (script !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); if (i > 0) baseParts[i] = script; else baseParts.splice(1, 0, script); }
       if (region !== undefined) { const i = baseParts.findIndex((p, j) => j > 0 && (p.length === 2 || /^\d{3}$/.test(p))); if (i > 0) baseParts[i] = region; else { const s = baseParts.findIndex((p, j) => j > 0 && p.length === 4 && /^[A-Za-z]/.test(p)); baseParts.splice(s > 0 ? s + 1 : 1, 0, region); } }
+      if (variants !== undefined) {
+        const isVariant = (p, j) => j > 0 && (p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
+        const kept = baseParts.filter((p, j) => !isVariant(p, j));
+        baseParts.length = 0;
+        baseParts.push(...kept, ...variants.split("-"));
+      }
       const kw = { ...keywords };
       const calendar = get("calendar", typeToken); if (calendar !== undefined) kw.ca = calendar;
       const collation = get("collation", typeToken); if (collation !== undefined) kw.co = collation;
+      // firstDayOfWeek: a weekday name, or its number (0 and 7 are Sunday), as the fw keyword.
+      let fw = get("firstDayOfWeek");
+      if (fw !== undefined) {
+        fw = ["sun", "mon", "tue", "wed", "thu", "fri", "sat", "sun"][/^[0-7]$/.test(fw) ? Number(fw) : -1] ?? fw;
+        if (!typeToken.test(fw)) throw new RangeError("Incorrect locale information provided");
+        kw.fw = fw;
+      }
       const hc = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, "Intl.Locale"); if (hc !== undefined) kw.hc = hc;
       const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
       if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
@@ -740,7 +793,11 @@
     maximize() { return new Locale(N.maximize(localeState(this, "maximize").tag)); }
     minimize() { return new Locale(N.minimize(localeState(this, "minimize").tag)); }
   }
-  const localeGetter = (name, fn) => define(Locale.prototype, name, { get() { return fn(split(localeState(this, name).tag)); }, configurable: true, enumerable: false });
+  // Accessors named as the specification's are ("get baseName").
+  const localeGetter = (name, fn) => define(Locale.prototype, name, {
+    get: Object.getOwnPropertyDescriptor({ get [name]() { return fn(split(localeState(this, name).tag)); } }, name).get,
+    configurable: true, enumerable: false,
+  });
   localeGetter("baseName", (s) => s.base);
   localeGetter("language", (s) => s.base.split("-")[0]);
   localeGetter("script", (s) => s.base.split("-").slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)));
@@ -751,17 +808,63 @@
   localeGetter("caseFirst", (s) => (s.keywords.kf === "true" ? "" : s.keywords.kf));
   localeGetter("numeric", (s) => s.keywords.kn === "true");
   localeGetter("numberingSystem", (s) => s.keywords.nu);
+  localeGetter("firstDayOfWeek", (s) => s.keywords.fw);
+  // The variant subtags of the base name ("1996-fonipa"), or undefined.
+  localeGetter("variants", (s) => {
+    const v = s.base.split("-").slice(1).filter((p) => p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
+    return v.length ? v.join("-") : undefined;
+  });
+  // The locale info methods (Intl Locale Info), from the locale's keywords when it names
+  // them, else from the CLDR preferences of its likely region or language (measured on V8:
+  // getCalendars by region, getCollations by language). getTimeZones and getWeekInfo are
+  // not built (no region data here yet).
+  const CALENDARS_BY_REGION = {
+    JP: ["gregory", "japanese"], CN: ["gregory", "chinese"], HK: ["gregory", "chinese"], MO: ["gregory", "chinese"], SG: ["gregory", "chinese"],
+    TW: ["gregory", "roc", "chinese"], KR: ["gregory", "dangi"], IN: ["gregory", "indian"], TH: ["buddhist", "gregory"],
+    IL: ["gregory", "hebrew", "islamic", "islamic-civil", "islamic-tbla"], EG: ["gregory", "coptic", "islamic", "islamic-civil", "islamic-tbla"],
+    IR: ["persian", "gregory", "islamic", "islamic-civil", "islamic-tbla"], AF: ["persian", "gregory", "islamic", "islamic-civil", "islamic-tbla"],
+    ET: ["gregory", "ethiopic"],
+  };
+  const COLLATIONS_BY_LANGUAGE = {
+    de: ["emoji", "eor", "phonebk"], es: ["emoji", "eor", "trad"], sv: ["emoji", "eor", "trad"], ja: ["emoji", "eor", "unihan"],
+    ko: ["emoji", "eor", "searchjl", "unihan"], zh: ["emoji", "eor", "pinyin", "stroke", "zhuyin"], ar: ["compat", "emoji", "eor"],
+  };
+  const RTL_SCRIPTS = ["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr", "Mend", "Yezi", "Hung", "Phnx", "Avst"];
+  const likely = (tag) => {
+    const parts = split(N.maximize(tag)).base.split("-");
+    return {
+      language: parts[0],
+      script: parts.slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)),
+      region: parts.slice(1).find((p) => p.length === 2 || /^\d{3}$/.test(p)),
+    };
+  };
+  const localeInfo = (name, fn) => method(Locale.prototype, name, { [name]() {
+    const t = localeState(this, name).tag;
+    return fn(t, split(t));
+  } }[name]);
+  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : (CALENDARS_BY_REGION[likely(t).region] ?? ["gregory"]).slice()));
+  localeInfo("getCollations", (t, s) => (s.keywords.co ? [s.keywords.co] : (COLLATIONS_BY_LANGUAGE[likely(t).language] ?? ["emoji", "eor"]).slice()));
+  localeInfo("getHourCycles", (t, s) => [s.keywords.hc ?? new DateTimeFormat(s.base, { hour: "numeric" }).resolvedOptions().hourCycle]);
+  localeInfo("getNumberingSystems", (t, s) => [s.keywords.nu ?? N.numberingSystem(s.base)]);
+  localeInfo("getTextInfo", (t) => ({ direction: RTL_SCRIPTS.includes(likely(t).script) ? "rtl" : "ltr" }));
   tag(Locale, "Intl.Locale");
+
+  // The constructors' lengths as ECMA-402 gives them; the function-style constructors'
+  // prototypes are not writable (a class's never is).
+  for (const [C, n] of [[DateTimeFormat, 0], [NumberFormat, 0], [Collator, 0], [PluralRules, 0], [RelativeTimeFormat, 0], [ListFormat, 0], [Segmenter, 0], [DisplayNames, 2], [Locale, 1]]) {
+    define(C, "length", { value: n, configurable: true });
+  }
+  for (const C of [DateTimeFormat, NumberFormat, Collator]) define(C, "prototype", { writable: false });
 
   const Intl = {};
   for (const [k, v] of Object.entries({ DateTimeFormat, NumberFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat, Locale, DisplayNames, Segmenter })) {
     define(Intl, k, { value: v, writable: true, configurable: true });
   }
-  method(Intl, "getCanonicalLocales", function getCanonicalLocales(l) { return canonicalList(l); });
+  method(Intl, "getCanonicalLocales", { getCanonicalLocales(l) { return canonicalList(l); } }.getCanonicalLocales);
   const COLLATIONS = ["compat", "dict", "emoji", "eor", "phonebk", "phonetic", "pinyin", "searchjl", "stroke", "trad", "unihan", "zhuyin"];
   const CURRENCIES = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL".split(" ");
-  method(Intl, "supportedValuesOf", function supportedValuesOf(key) {
-    const k = String(key);
+  method(Intl, "supportedValuesOf", { supportedValuesOf(key) {
+    const k = toStr(key);
     switch (k) {
       case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa").slice();
       case "collation": return COLLATIONS.slice();
@@ -771,7 +874,7 @@
       case "unit": return SANCTIONED_UNITS.slice();
       default: throw new RangeError(`Invalid key : ${k}`);
     }
-  });
+  } }.supportedValuesOf);
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
   const thisNumber = (v) => (typeof v === "object" && v !== null ? v.valueOf() : v);

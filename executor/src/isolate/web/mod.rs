@@ -4,7 +4,7 @@
 //!
 //! Each concept is a JavaScript source (glue) over a few Rust functions where correctness or
 //! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, hashes on
-//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib, `Intl` on
+//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib, HTMLRewriter on lol_html, `Intl` on
 //! ICU4X's compiled CLDR data and the IANA time zone database bundled by `jiff`). [`install`]
 //! runs only a small installer: every global is an accessor that evaluates its concept's source the first time
 //! a program touches it, then becomes an ordinary data property. So a context that uses no
@@ -17,6 +17,7 @@
 mod compression;
 mod crypto;
 mod encoding;
+mod html;
 mod intl;
 mod url;
 
@@ -37,7 +38,7 @@ pub(crate) static INSTALLER: InternalScript =
     InternalScript::stripped("web-installer", include_str!("installer.js"));
 
 /// Every concept, in the order their globals are defined.
-pub(crate) static SOURCES: [Concept; 13] = [
+pub(crate) static SOURCES: [Concept; 14] = [
     Concept {
         name: "events",
         script: InternalScript::stripped("web-events", include_str!("events.js")),
@@ -105,6 +106,11 @@ pub(crate) static SOURCES: [Concept; 13] = [
         name: "compression",
         script: InternalScript::stripped("web-compression", include_str!("compression.js")),
         globals: &["CompressionStream", "DecompressionStream"],
+    },
+    Concept {
+        name: "html",
+        script: InternalScript::stripped("web-html", include_str!("html.js")),
+        globals: &["HTMLRewriter"],
     },
     Concept {
         name: "buffer",
@@ -176,6 +182,7 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
     encoding::natives(ctx, &natives)?;
     crypto::natives(ctx, &natives)?;
     compression::natives(ctx, &natives)?;
+    html::natives(ctx, &natives)?;
     intl::natives(ctx, &natives)?;
     // The compatibility flags of the Dynamic Worker the reference runs programs in, as
     // `Cloudflare.compatibilityFlags` reads them there (measured on workerd 1.20261117.1).

@@ -265,8 +265,39 @@ impl DateFormatter {
                 piece.1 = piece.1.replace('\u{202f}', " ");
             }
         }
-        Ok(parts)
+        Ok(split_fractional_seconds(parts))
     }
+}
+
+/// ICU4X writes seconds with their fraction as one piece (`06.789`); V8 gives `second`, the
+/// separator as a `literal` and `fractionalSecond`, and writes Arabic-Indic digits with the
+/// Arabic decimal separator (`٠٦٫٧٨٩`).
+fn split_fractional_seconds(parts: Vec<(&'static str, String)>) -> Vec<(&'static str, String)> {
+    let mut out = Vec::with_capacity(parts.len() + 2);
+    for (kind, text) in parts {
+        let split = (kind == "second")
+            .then(|| {
+                text.char_indices()
+                    .rev()
+                    .find(|(_, c)| matches!(c, '.' | ',' | '\u{66b}'))
+            })
+            .flatten()
+            .filter(|(i, c)| *i > 0 && *i + c.len_utf8() < text.len());
+        let Some((i, found)) = split else {
+            out.push((kind, text));
+            continue;
+        };
+        let arabic = text.chars().any(|c| ('\u{660}'..='\u{6f9}').contains(&c));
+        let sep = if found == '.' && arabic {
+            '\u{66b}'
+        } else {
+            found
+        };
+        out.push(("second", text[..i].to_string()));
+        out.push(("literal", sep.to_string()));
+        out.push(("fractionalSecond", text[i + found.len_utf8()..].to_string()));
+    }
+    out
 }
 
 /// The pieces without the fields in `unasked`, each with the literal that joined it to the

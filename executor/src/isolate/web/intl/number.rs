@@ -325,11 +325,13 @@ impl NumberFormatter {
         symbol: &str,
         kind: &'static str,
     ) -> Vec<(&'static str, String)> {
-        let mut zero = Decimal::from(0);
+        // Infinity signs as a non-zero value (exceptZero and negative show its sign); NaN as
+        // zero.
+        let mut stand_in = Decimal::from(if kind == "infinity" { 1 } else { 0 });
         if negative {
-            zero.sign = Sign::Negative;
+            stand_in.sign = Sign::Negative;
         }
-        let parts = self.styled(zero);
+        let parts = self.styled(stand_in);
         let mut out = Vec::new();
         let mut placed = false;
         for (k, v) in parts.pieces(Nesting::Inner) {
@@ -338,6 +340,9 @@ impl NumberFormatter {
                     out.push((kind, symbol.to_string()));
                     placed = true;
                 }
+                "integer" | "decimal" | "fraction" | "group" | "exponentSeparator"
+                | "exponentMinusSign" | "exponentInteger"
+                    if kind == "infinity" => {}
                 "integer" | "decimal" | "fraction" | "group" => {}
                 _ => out.push((k, v)),
             }
