@@ -233,7 +233,7 @@ unsafe impl<'js> JsLifetime<'js> for LazyGlobals<'js> {
 }
 
 unsafe extern "C" {
-    /// Engine patch 0021 (`vendor/patches`): defines a data property whose value `init`
+    /// Engine patch 0040 (`vendor/patches`): defines a data property whose value `init`
     /// computes on first read, as the engine's own lazy intrinsics are. `true` when defined,
     /// `false` when the object already has the property, -1 on exception.
     fn JS_DefineLazyProperty(
