@@ -331,4 +331,38 @@ mod tests {
             eprintln!("loading every concept took {:?}", started.elapsed());
         });
     }
+
+    /// A lazy global is an ordinary data property (writable, configurable, not enumerable)
+    /// from the start: described, it loads; written or deleted before any read, its concept
+    /// never loads; one that already had a value (here `fetch`) is left to the installer.
+    #[test]
+    fn lazy_globals_read_write_and_delete_as_data_properties() {
+        let rt = Runtime::new().unwrap();
+        let ctx = Context::full(&rt).unwrap();
+        ctx.with(|ctx| {
+            ctx.eval::<(), _>("globalThis.fetch = function fetch() { return 'before'; };")
+                .unwrap();
+            super::install(&ctx, None).unwrap();
+            let seen: String = ctx
+                .eval(
+                    r#"(() => {
+                      const d = Object.getOwnPropertyDescriptor(globalThis, "TextEncoder");
+                      const described = [typeof d.value, d.writable, d.enumerable, d.configurable, "get" in d].join();
+                      globalThis.URLSearchParams = 5;
+                      delete globalThis.Blob;
+                      let threw = "";
+                      try { Blob } catch (e) { threw = e.name; }
+                      const keys = Object.keys(globalThis).filter((k) => k === "URL" || k === "TextEncoder");
+                      return [described, URLSearchParams, threw, typeof globalThis.Blob, keys.length,
+                        typeof URL, new TextEncoder().encode("é").length, fetch === globalThis.fetch,
+                        fetch.name].join("|");
+                    })()"#,
+                )
+                .unwrap();
+            assert_eq!(
+                seen,
+                "function,true,false,true,false|5|ReferenceError|undefined|0|function|2|true|fetch"
+            );
+        });
+    }
 }
