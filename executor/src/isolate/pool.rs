@@ -21,8 +21,9 @@
 //!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
-//! each worker exits once the queue is drained; a worker holds at most one used sandbox
-//! beside the one it runs (freed as soon as no run waits, or before its next run's answer).
+//! each worker exits once the queue is drained; the used sandboxes a worker keeps to free
+//! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
+//! sandbox past that is freed right after its answer).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -43,6 +44,11 @@ use crate::protocol::{ExecuteRequest, Outcome};
 /// and prepares sandboxes (when no other worker works): a caller running programs back to
 /// back sends the next one within microseconds of an answer.
 const AFTER_RUN_SPIN: Duration = Duration::from_micros(40);
+
+/// How many bytes of used sandboxes a worker may keep to free once no run waits. A burst of
+/// runs then pays for no freeing (about as much CPU as a trivial run each) until the burst
+/// ends, while a run that grew large is freed at once.
+const USED_BYTES: usize = 8 << 20;
 
 /// One queued run.
 pub(super) struct Job {
@@ -307,8 +313,12 @@ fn worker(shared: &Shared, stock_size: usize) {
         return;
     };
     let mut stock: Vec<Result<Sandbox, Error>> = Vec::with_capacity(stock_size);
-    // The used sandbox of the last run, freed once no run waits.
-    let mut used: Option<Remains> = None;
+    // The used sandboxes of the last runs, freed once no run waits.
+    let mut used = Used {
+        kept: Vec::with_capacity(stock_size),
+        bytes: 0,
+        most: stock_size,
+    };
     let mut just_ran = false;
     loop {
         let taken = if just_ran && !stock.is_empty() {
@@ -321,19 +331,22 @@ fn worker(shared: &Shared, stock_size: usize) {
             Taken::Job(job) => *job,
             Taken::Closed => return,
             Taken::None => {
-                if let Some(remains) = used.take() {
-                    drop(remains);
-                } else if stock.len() < stock_size {
+                // One piece of work at a time, looking for a run between them: freeing a
+                // used sandbox, preparing one, or else waiting.
+                if used.free_one() {
+                    continue;
+                }
+                if stock.len() < stock_size {
                     stock.push(Sandbox::prepare());
-                } else {
-                    match shared.idle_while(|| shared.wait()) {
-                        Taken::Job(job) => {
-                            run_job(&runtime, *job, &mut stock, &mut used);
-                            just_ran = true;
-                        }
-                        Taken::Closed => return,
-                        Taken::None => {}
+                    continue;
+                }
+                match shared.idle_while(|| shared.wait()) {
+                    Taken::Job(job) => {
+                        run_job(&runtime, *job, &mut stock, &mut used);
+                        just_ran = true;
                     }
+                    Taken::Closed => return,
+                    Taken::None => {}
                 }
                 continue;
             }
@@ -343,13 +356,47 @@ fn worker(shared: &Shared, stock_size: usize) {
     }
 }
 
+/// The used sandboxes a worker keeps to free once no run waits.
+struct Used {
+    kept: Vec<(Remains, usize)>,
+    /// What `kept` holds, in bytes.
+    bytes: usize,
+    /// How many it may keep.
+    most: usize,
+}
+
+impl Used {
+    /// Keeps `remains` to free later if it fits; frees it at once otherwise.
+    fn keep(&mut self, remains: Remains) {
+        let bytes = remains.held_bytes();
+        if self.kept.len() < self.most && self.bytes.saturating_add(bytes) <= USED_BYTES {
+            self.bytes += bytes;
+            self.kept.push((remains, bytes));
+        } else {
+            drop(remains);
+        }
+    }
+
+    /// Frees one kept sandbox; `false` when none is kept.
+    fn free_one(&mut self) -> bool {
+        match self.kept.pop() {
+            Some((remains, bytes)) => {
+                self.bytes -= bytes;
+                drop(remains);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// Runs `job` in a sandbox of the stock (or a fresh one) and answers it; its sandbox is kept
 /// in `used` until the worker has time to free it.
 fn run_job(
     runtime: &tokio::runtime::Runtime,
     job: Job,
     stock: &mut Vec<Result<Sandbox, Error>>,
-    used: &mut Option<Remains>,
+    used: &mut Used,
 ) {
     if job.reply.is_closed() {
         return;
@@ -367,8 +414,7 @@ fn run_job(
     match finished {
         Ok((outcome, remains)) => {
             let _ = job.reply.send(outcome);
-            // At most one used sandbox waits to be freed.
-            drop(used.replace(remains));
+            used.keep(remains);
         }
         Err(_) => {
             let _ = job

@@ -53,7 +53,14 @@ pub(super) struct RunLimits {
 
 /// What a finished run leaves behind: its sandbox, with every value, timer and pending
 /// promise in it. Dropping it frees the runtime; the worker does so after answering.
-pub(super) struct Remains(#[allow(dead_code)] Session);
+pub(super) struct Remains(Session);
+
+impl Remains {
+    /// Bytes the used sandbox holds (what freeing it gives back).
+    pub(super) fn held_bytes(&self) -> usize {
+        self.0.meter.held()
+    }
+}
 
 /// Runs one request in `sandbox` (fresh, never used before). `spawner` is the caller's
 /// runtime, where tool calls run.
