@@ -1,4 +1,5 @@
-//! Hand-rolled timing of the isolate executor through its public API. Prints medians.
+//! Hand-rolled timing of the isolate executor through its public API. Prints the median and
+//! the 99th percentile of each figure.
 //!
 //! Run with `cargo bench -p codemode-executor --bench isolate`.
 
@@ -35,6 +36,13 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// `median … p99 …` of `samples`.
+fn spread(mut samples: Vec<Duration>) -> String {
+    samples.sort();
+    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
+    format!("median {:>10.1?}  p99 {:>10.1?}", at(0.5), at(0.99))
+}
+
 async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
     time_runs_apart(executor, label, code, runs, Duration::ZERO).await
 }
@@ -57,7 +65,7 @@ async fn time_runs_apart(
         samples.push(started.elapsed());
         assert!(outcome.error.is_none(), "{label}: {outcome:?}");
     }
-    println!("{label:<40} median {:>10.1?}", median(samples));
+    println!("{label:<40} {}", spread(samples));
 }
 
 fn resident_mib() -> f64 {
@@ -111,6 +119,23 @@ fn main() {
             500,
         )
         .await;
+        // The same, with the stock full and the workers idle when each run arrives.
+        time_runs_apart(
+            &executor,
+            "one tool call, 1 ms apart",
+            "async () => await codemode.echo(1)",
+            1000,
+            Duration::from_millis(1),
+        )
+        .await;
+        time_runs_apart(
+            &executor,
+            "ten sequential tool calls, 1 ms apart",
+            "async () => { let s = 0; for (let i = 0; i < 10; i++) s += await codemode.echo(i); return s }",
+            500,
+            Duration::from_millis(1),
+        )
+        .await;
         time_runs(
             &executor,
             "ten concurrent calls (Promise.all)",
@@ -120,7 +145,7 @@ fn main() {
         .await;
 
         let mut samples = Vec::new();
-        for _ in 0..20 {
+        for _ in 0..100 {
             let started = Instant::now();
             let mut handles = Vec::new();
             for _ in 0..64 {
@@ -134,11 +159,11 @@ fn main() {
             }
             samples.push(started.elapsed());
         }
-        let batch = median(samples);
+        let batch = median(samples.clone());
         println!(
-            "{:<40} median {:>10.1?} per batch of 64 ({:.0} runs/s)",
+            "{:<40} {} per batch of 64 ({:.0} runs/s at the median)",
             "pool throughput, 64 concurrent",
-            batch,
+            spread(samples),
             64.0 / batch.as_secs_f64()
         );
 

@@ -468,3 +468,87 @@ async fn every_run_gets_a_sandbox_of_its_own_whatever_the_stock() {
         }
     }
 }
+
+/// Answers `echo` after a short sleep (its first poll is pending), panics on `panic`.
+struct Later;
+
+impl Dispatch for Later {
+    fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope> {
+        Box::pin(async move {
+            if call.tool == "panic" {
+                panic!("the tool broke");
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            Envelope::Result(decode_codec_json(&call.args_json).unwrap())
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_reach_spinning_and_parked_workers_alike() {
+    // Whether an idle worker looks for the next run or parks at once, every run is answered:
+    // back to back, after a pause (every worker idle), many at once, with calls answered at
+    // once, later, or by a panic; and a disposed pool refuses the next run.
+    for spin in [0, 20] {
+        let executor = Arc::new(IsolateExecutor::new(
+            IsolateOptions::default()
+                .workers(2)
+                .idle_spin(std::time::Duration::from_millis(spin)),
+        ));
+        let request = |code: &str, dispatch: Arc<dyn Dispatch>| ExecuteRequest {
+            code: code.into(),
+            providers: vec![provider("codemode")],
+            dispatch: Some(dispatch),
+            ..ExecuteRequest::default()
+        };
+        for pause in [0, 0, 30, 0] {
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+            let outcome = executor
+                .execute(request(
+                    "async () => [await codemode.echo(1), await codemode.echo(2)]",
+                    Arc::new(Later),
+                ))
+                .await
+                .unwrap();
+            assert_eq!(
+                outcome.result,
+                JsValue::Array(vec![
+                    JsValue::Array(vec![JsValue::Number(1.0)]),
+                    JsValue::Array(vec![JsValue::Number(2.0)])
+                ]),
+                "spin {spin} ms, pause {pause} ms"
+            );
+        }
+        let runs: Vec<_> = (0..24)
+            .map(|i| {
+                let executor = executor.clone();
+                let code = format!("async () => (await codemode.echo({i}))[0]");
+                let dispatch: Arc<dyn Dispatch> = Arc::new(Echo::default());
+                tokio::spawn(async move { executor.execute(request(&code, dispatch)).await })
+            })
+            .collect();
+        for (i, run) in runs.into_iter().enumerate() {
+            let outcome = run.await.unwrap().unwrap();
+            assert_eq!(outcome.result, JsValue::Number(i as f64), "spin {spin} ms");
+        }
+        let outcome = executor
+            .execute(request(
+                "async () => { try { await codemode.panic() } catch (e) { return e.message } }",
+                Arc::new(Later),
+            ))
+            .await
+            .unwrap();
+        let JsValue::String(text) = &outcome.result else {
+            panic!("spin {spin} ms: {outcome:?}");
+        };
+        assert!(
+            text.to_text().starts_with("The tool call failed"),
+            "{text:?}"
+        );
+        executor.dispose().await;
+        let refused = executor
+            .execute(request("async () => 1", Arc::new(Echo::default())))
+            .await;
+        assert!(matches!(refused, Err(Error::Disposed)), "{refused:?}");
+    }
+}

@@ -2,7 +2,9 @@
 //! guard that bounds every tool call to the lifetime of one `execute`.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 use tokio::sync::watch;
 
@@ -70,10 +72,21 @@ impl CompletionGuard {
     }
 }
 
-/// Starts `work` on the current Tokio runtime when there is one (so it outlives whoever
-/// stops waiting for it); otherwise hands it back to be polled in place. `Err` where the
-/// spawned work panicked.
-fn start<T: Send + 'static>(work: BoxFuture<'static, T>) -> BoxFuture<'static, Result<T, ()>> {
+/// Starts `work`: polls it once in place, so that work done at once (a tool answering from
+/// memory) answers without a task of its own, a hand-off between threads and back; then, if
+/// it is not done, on the current Tokio runtime when there is one (so it outlives whoever
+/// stops waiting for it), or else hands it back to be polled in place. `Err` where the work
+/// panicked.
+fn start<T: Send + 'static>(mut work: BoxFuture<'static, T>) -> BoxFuture<'static, Result<T, ()>> {
+    let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        work.as_mut()
+            .poll(&mut std::task::Context::from_waker(Waker::noop()))
+    }));
+    match first {
+        Ok(Poll::Ready(value)) => return Box::pin(async move { Ok(value) }),
+        Err(_) => return Box::pin(async { Err(()) }),
+        Ok(Poll::Pending) => {}
+    }
     match tokio::runtime::Handle::try_current() {
         Ok(runtime) => {
             let handle = runtime.spawn(work);

@@ -65,6 +65,11 @@ impl Meter {
         self.host_used.load(Ordering::Relaxed)
     }
 
+    /// Bytes the run holds: the runtime's allocations and what the host holds for it.
+    pub(super) fn held(&self) -> usize {
+        self.js_used.load(Ordering::Relaxed) + self.host_used.load(Ordering::Relaxed)
+    }
+
     /// Whether the budget has refused an allocation.
     pub(super) fn exhausted(&self) -> bool {
         self.exhausted.load(Ordering::Relaxed)

@@ -1,26 +1,54 @@
 //! The worker pool: a fixed number of threads, each with its own current-thread tokio
 //! runtime, taking runs from one bounded queue, one run at a time per worker.
 //!
-//! A worker answers a run before it frees the run's sandbox. While no run is waiting it
-//! prepares sandboxes for the next runs (see [`super::sandbox`]), up to its stock, and only
-//! then blocks on the queue: an idle worker holds its stock and uses no CPU.
+//! A worker answers a run before anything else. While no run is waiting it frees the
+//! sandbox of its last run and prepares sandboxes for the next runs (see
+//! [`super::sandbox`]), up to its stock. Then, if every other worker is idle too, it keeps
+//! looking for a run for a short while
+//! ([`IsolateOptions::idle_spin`](super::IsolateOptions::idle_spin), one worker at a time)
+//! before it parks: a run that arrives while a worker looks starts without waking a thread
+//! (on a virtual machine, waking a parked thread on an idle core costs more than a trivial
+//! run), and an idle worker that has parked uses no CPU.
+//!
+//! Looking is kept to a pool with nothing else to do: a worker never looks while another
+//! prepares, frees or runs, so that on a machine with few cores looking never takes the CPU
+//! that work (or the caller) needs. (An earlier try let an idle worker look while the other
+//! refilled its stock; on two cores back-to-back runs then took 2.5 times longer.)
+//!
+//! Where the microseconds of a run go (see the README's Benchmarks section): preparing a
+//! sandbox costs several times what a trivial run does and freeing one about as much as the
+//! run, so both stay off the run's path: a run waits for neither unless the stock is empty.
 //!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
-//! each worker exits once the queue is drained.
+//! each worker exits once the queue is drained; the used sandboxes a worker keeps to free
+//! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
+//! sandbox past that is freed right after its answer).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use tokio::runtime::Handle;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
-use super::run::{RunLimits, run};
+use super::run::{Remains, RunLimits, run};
 use super::sandbox::Sandbox;
 use crate::Error;
 use crate::protocol::{ExecuteRequest, Outcome};
+
+/// How long a worker that has just answered looks for its caller's next run before it frees
+/// and prepares sandboxes (when no other worker works): a caller running programs back to
+/// back sends the next one within microseconds of an answer.
+const AFTER_RUN_SPIN: Duration = Duration::from_micros(40);
+
+/// How many bytes of used sandboxes a worker may keep to free once no run waits. A burst of
+/// runs then pays for no freeing (about as much CPU as a trivial run each) until the burst
+/// ends, while a run that grew large is freed at once.
+const USED_BYTES: usize = 8 << 20;
 
 /// One queued run.
 pub(super) struct Job {
@@ -29,36 +57,90 @@ pub(super) struct Job {
     /// The caller's runtime, where the run's tool calls are spawned.
     pub spawner: Option<Handle>,
     pub reply: oneshot::Sender<Result<Outcome, Error>>,
+    /// The run's place in the bounded queue, given back when the run ends.
+    _slot: OwnedSemaphorePermit,
 }
 
-/// The pool's handle: the sending side of the queue.
+/// The pool's handle.
 pub(super) struct Pool {
-    sender: Mutex<Option<mpsc::Sender<Job>>>,
+    shared: Arc<Shared>,
+}
+
+/// What the caller side and the workers share.
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a run arrives for a parked worker, or the pool closes.
+    arrived: Condvar,
+    /// Runs in the queue, readable without the lock (what a looking worker watches).
+    waiting: AtomicUsize,
+    /// Workers neither running, preparing nor freeing (looking or parked): a worker looks
+    /// only while every other one is idle.
+    idle: AtomicUsize,
+    /// How many workers were started.
+    workers: usize,
+    /// Places in the queue: `submit` waits for one.
+    slots: Arc<Semaphore>,
+    /// How long an idle worker looks for a run before it parks.
+    idle_spin: Duration,
+}
+
+struct State {
+    queue: VecDeque<Job>,
+    closed: bool,
+    /// Workers parked on `arrived`.
+    parked: usize,
+    /// Whether a worker is looking for a run without parking (at most one does).
+    spinning: bool,
+}
+
+/// What a worker got from the queue.
+enum Taken {
+    Job(Box<Job>),
+    /// Nothing yet.
+    None,
+    /// The pool is closed and the queue drained.
+    Closed,
 }
 
 impl Pool {
     /// Starts `workers` threads (at least one), each with `stack_bytes` of stack and a stock
-    /// of `prepared` sandboxes (at least one).
-    pub(super) fn start(workers: usize, stack_bytes: usize, prepared: usize) -> Pool {
+    /// of `prepared` sandboxes (at least one), whose idle workers look for a run for
+    /// `idle_spin` before they park.
+    pub(super) fn start(
+        workers: usize,
+        stack_bytes: usize,
+        prepared: usize,
+        idle_spin: Duration,
+    ) -> Pool {
         let workers = workers.max(1);
-        let (sender, receiver) = mpsc::channel::<Job>(workers * 64);
-        let receiver = Arc::new(Mutex::new(receiver));
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                closed: false,
+                parked: 0,
+                spinning: false,
+            }),
+            arrived: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+            workers,
+            slots: Arc::new(Semaphore::new(workers * 64)),
+            idle_spin,
+        });
         for index in 0..workers {
-            let receiver = receiver.clone();
+            let theirs = shared.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("codemode-isolate-{index}"))
                 .stack_size(stack_bytes)
-                .spawn(move || worker(receiver, prepared.max(1)));
+                .spawn(move || worker(&theirs, prepared.max(1)));
             if spawned.is_err() && index == 0 {
                 // Without a single worker every run would wait forever: refuse instead.
-                return Pool {
-                    sender: Mutex::new(None),
-                };
+                let pool = Pool { shared };
+                pool.close();
+                return pool;
             }
         }
-        Pool {
-            sender: Mutex::new(Some(sender)),
-        }
+        Pool { shared }
     }
 
     /// Queues a run and waits for its outcome.
@@ -67,20 +149,22 @@ impl Pool {
         request: ExecuteRequest,
         limits: RunLimits,
     ) -> Result<Outcome, Error> {
-        let sender = self
-            .sender
-            .lock()
-            .map_err(|_| Error::Internal("the pool's lock is poisoned".into()))?
+        let slot = self
+            .shared
+            .slots
             .clone()
-            .ok_or(Error::Disposed)?;
+            .acquire_owned()
+            .await
+            .map_err(|_| Error::Disposed)?;
         let (reply, answer) = oneshot::channel();
         let job = Job {
             request,
             limits,
             spawner: Handle::try_current().ok(),
             reply,
+            _slot: slot,
         };
-        sender.send(job).await.map_err(|_| Error::Disposed)?;
+        self.shared.push(job)?;
         answer
             .await
             .map_err(|_| Error::Internal("the worker dropped the run".into()))?
@@ -88,82 +172,254 @@ impl Pool {
 
     /// Stops accepting runs; workers exit once the queue is drained.
     pub(super) fn close(&self) {
-        if let Ok(mut sender) = self.sender.lock() {
-            sender.take();
+        self.shared.slots.close();
+        if let Ok(mut state) = self.shared.state.lock() {
+            state.closed = true;
         }
+        self.shared.arrived.notify_all();
     }
 }
 
-fn worker(receiver: Arc<Mutex<mpsc::Receiver<Job>>>, stock_size: usize) {
+impl Shared {
+    fn lock(&self) -> Result<MutexGuard<'_, State>, Error> {
+        self.state
+            .lock()
+            .map_err(|_| Error::Internal("the pool's lock is poisoned".into()))
+    }
+
+    /// Queues `job`, waking a parked worker unless a looking one will take it.
+    fn push(&self, job: Job) -> Result<(), Error> {
+        let mut state = self.lock()?;
+        if state.closed {
+            return Err(Error::Disposed);
+        }
+        state.queue.push_back(job);
+        self.waiting.fetch_add(1, Ordering::Release);
+        let lookers = usize::from(state.spinning);
+        let wake = state.parked > 0 && state.queue.len() > lookers;
+        drop(state);
+        if wake {
+            self.arrived.notify_one();
+        }
+        Ok(())
+    }
+
+    /// The next run, if one waits.
+    fn take(state: &mut State, waiting: &AtomicUsize) -> Taken {
+        match state.queue.pop_front() {
+            Some(job) => {
+                waiting.fetch_sub(1, Ordering::Release);
+                Taken::Job(Box::new(job))
+            }
+            None if state.closed => Taken::Closed,
+            None => Taken::None,
+        }
+    }
+
+    /// A waiting run, without waiting for one.
+    fn poll(&self) -> Taken {
+        if self.waiting.load(Ordering::Acquire) == 0 {
+            return match self.state.lock() {
+                Ok(state) if state.closed => Taken::Closed,
+                Ok(_) => Taken::None,
+                Err(_) => Taken::Closed,
+            };
+        }
+        match self.state.lock() {
+            Ok(mut state) => Self::take(&mut state, &self.waiting),
+            Err(_) => Taken::Closed,
+        }
+    }
+
+    /// Whether every worker but the caller (itself idle) is idle.
+    fn others_idle(&self) -> bool {
+        self.idle.load(Ordering::Acquire) >= self.workers
+    }
+
+    /// Looks for a run for up to `spin`, without parking, if no other worker is looking and
+    /// every other worker is idle; the caller counts itself idle meanwhile.
+    fn spin(&self, spin: Duration) -> Taken {
+        {
+            let Ok(mut state) = self.state.lock() else {
+                return Taken::Closed;
+            };
+            match Self::take(&mut state, &self.waiting) {
+                Taken::None if !state.spinning && !spin.is_zero() && self.others_idle() => {
+                    state.spinning = true;
+                }
+                other => return other,
+            }
+        }
+        let until = Instant::now() + spin;
+        let mut rounds = 0u32;
+        while self.waiting.load(Ordering::Acquire) == 0 {
+            rounds = rounds.wrapping_add(1);
+            if rounds.is_multiple_of(32) {
+                // Another worker took a run (or started work): its CPU comes first.
+                if Instant::now() >= until || !self.others_idle() {
+                    break;
+                }
+                // Let another thread of this core run (the caller, a compiler…) if one
+                // wants to; otherwise this returns at once.
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        let Ok(mut state) = self.state.lock() else {
+            return Taken::Closed;
+        };
+        state.spinning = false;
+        Self::take(&mut state, &self.waiting)
+    }
+
+    /// The next run, looking for `idle_spin` and then parking until one arrives.
+    fn wait(&self) -> Taken {
+        match self.spin(self.idle_spin) {
+            Taken::None => {}
+            other => return other,
+        }
+        let Ok(mut state) = self.state.lock() else {
+            return Taken::Closed;
+        };
+        loop {
+            match Self::take(&mut state, &self.waiting) {
+                Taken::None => {}
+                other => return other,
+            }
+            state.parked += 1;
+            state = match self.arrived.wait(state) {
+                Ok(state) => state,
+                Err(_) => return Taken::Closed,
+            };
+            state.parked -= 1;
+        }
+    }
+
+    /// Runs `look` counted as idle.
+    fn idle_while(&self, look: impl FnOnce() -> Taken) -> Taken {
+        self.idle.fetch_add(1, Ordering::AcqRel);
+        let taken = look();
+        self.idle.fetch_sub(1, Ordering::AcqRel);
+        taken
+    }
+}
+
+fn worker(shared: &Shared, stock_size: usize) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
     else {
         return;
     };
-    let mut stock: VecDeque<Result<Sandbox, Error>> = VecDeque::with_capacity(stock_size);
+    let mut stock: Vec<Result<Sandbox, Error>> = Vec::with_capacity(stock_size);
+    // The used sandboxes of the last runs, freed once no run waits.
+    let mut used = Used {
+        kept: Vec::with_capacity(stock_size),
+        bytes: 0,
+        most: stock_size,
+    };
+    let mut just_ran = false;
     loop {
-        let job = if stock.len() < stock_size {
-            // Take a waiting run if there is one; otherwise prepare another sandbox.
-            match next_waiting(&receiver) {
-                Waiting::Job(job) => *job,
-                Waiting::Closed => return,
-                Waiting::None => {
-                    stock.push_back(Sandbox::prepare());
+        let taken = if just_ran && !stock.is_empty() {
+            shared.idle_while(|| shared.spin(AFTER_RUN_SPIN))
+        } else {
+            shared.poll()
+        };
+        just_ran = false;
+        let job = match taken {
+            Taken::Job(job) => *job,
+            Taken::Closed => return,
+            Taken::None => {
+                // One piece of work at a time, looking for a run between them: freeing a
+                // used sandbox, preparing one, or else waiting.
+                if used.free_one() {
                     continue;
                 }
-            }
-        } else {
-            let Ok(mut receiver) = receiver.lock() else {
-                return;
-            };
-            match receiver.blocking_recv() {
-                Some(job) => job,
-                None => return,
-            }
-        };
-        if job.reply.is_closed() {
-            continue;
-        }
-        let sandbox = match stock.pop_back().unwrap_or_else(Sandbox::prepare) {
-            Ok(sandbox) => sandbox,
-            Err(error) => {
-                let _ = job.reply.send(Err(error));
+                if stock.len() < stock_size {
+                    stock.push(Sandbox::prepare());
+                    continue;
+                }
+                match shared.idle_while(|| shared.wait()) {
+                    Taken::Job(job) => {
+                        run_job(&runtime, *job, &mut stock, &mut used);
+                        just_ran = true;
+                    }
+                    Taken::Closed => return,
+                    Taken::None => {}
+                }
                 continue;
             }
         };
-        let finished = runtime.block_on(
-            AssertUnwindSafe(run(job.request, job.limits, job.spawner, sandbox)).catch_unwind(),
-        );
-        match finished {
-            Ok((outcome, remains)) => {
-                let _ = job.reply.send(outcome);
+        run_job(&runtime, job, &mut stock, &mut used);
+        just_ran = true;
+    }
+}
+
+/// The used sandboxes a worker keeps to free once no run waits.
+struct Used {
+    kept: Vec<(Remains, usize)>,
+    /// What `kept` holds, in bytes.
+    bytes: usize,
+    /// How many it may keep.
+    most: usize,
+}
+
+impl Used {
+    /// Keeps `remains` to free later if it fits; frees it at once otherwise.
+    fn keep(&mut self, remains: Remains) {
+        let bytes = remains.held_bytes();
+        if self.kept.len() < self.most && self.bytes.saturating_add(bytes) <= USED_BYTES {
+            self.bytes += bytes;
+            self.kept.push((remains, bytes));
+        } else {
+            drop(remains);
+        }
+    }
+
+    /// Frees one kept sandbox; `false` when none is kept.
+    fn free_one(&mut self) -> bool {
+        match self.kept.pop() {
+            Some((remains, bytes)) => {
+                self.bytes -= bytes;
                 drop(remains);
+                true
             }
-            Err(_) => {
-                let _ = job
-                    .reply
-                    .send(Err(Error::Internal("the run panicked".into())));
-            }
+            None => false,
         }
     }
 }
 
-enum Waiting {
-    Job(Box<Job>),
-    None,
-    Closed,
-}
-
-/// A run already in the queue, without waiting for one (nor for the queue's lock, which a
-/// worker with a full stock holds while it waits).
-fn next_waiting(receiver: &Mutex<mpsc::Receiver<Job>>) -> Waiting {
-    let Ok(mut receiver) = receiver.try_lock() else {
-        return Waiting::None;
+/// Runs `job` in a sandbox of the stock (or a fresh one) and answers it; its sandbox is kept
+/// in `used` until the worker has time to free it.
+fn run_job(
+    runtime: &tokio::runtime::Runtime,
+    job: Job,
+    stock: &mut Vec<Result<Sandbox, Error>>,
+    used: &mut Used,
+) {
+    if job.reply.is_closed() {
+        return;
+    }
+    let sandbox = match stock.pop().unwrap_or_else(Sandbox::prepare) {
+        Ok(sandbox) => sandbox,
+        Err(error) => {
+            let _ = job.reply.send(Err(error));
+            return;
+        }
     };
-    match receiver.try_recv() {
-        Ok(job) => Waiting::Job(Box::new(job)),
-        Err(mpsc::error::TryRecvError::Empty) => Waiting::None,
-        Err(mpsc::error::TryRecvError::Disconnected) => Waiting::Closed,
+    let finished = runtime.block_on(
+        AssertUnwindSafe(run(job.request, job.limits, job.spawner, sandbox)).catch_unwind(),
+    );
+    match finished {
+        Ok((outcome, remains)) => {
+            let _ = job.reply.send(outcome);
+            used.keep(remains);
+        }
+        Err(_) => {
+            let _ = job
+                .reply
+                .send(Err(Error::Internal("the run panicked".into())));
+        }
     }
 }

@@ -9,8 +9,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -64,7 +66,14 @@ pub(super) struct RunLimits {
 
 /// What a finished run leaves behind: its sandbox, with every value, timer and pending
 /// promise in it. Dropping it frees the runtime; the worker does so after answering.
-pub(super) struct Remains(#[allow(dead_code)] Session);
+pub(super) struct Remains(Session);
+
+impl Remains {
+    /// Bytes the used sandbox holds (what freeing it gives back).
+    pub(super) fn held_bytes(&self) -> usize {
+        self.0.meter.held()
+    }
+}
 
 /// Runs one request in `sandbox` (fresh, never used before). `spawner` is the caller's
 /// runtime, where tool calls run.
@@ -405,7 +414,30 @@ impl Session {
                     .push(Box::pin(async move { Answer::Tool(id, envelope) }));
                 continue;
             };
-            let future = dispatch.dispatch(call);
+            // The dispatch, and the first poll of its answer, run here in the caller's
+            // runtime's context: a tool that answers at once answers without a task of its
+            // own (a hand-off to another thread and back, which costs more than a quick
+            // tool); one that does not is spawned on the caller's runtime, as every call is.
+            let entered = self.spawner.as_ref().map(Handle::enter);
+            let mut future = dispatch.dispatch(call);
+            let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                future
+                    .as_mut()
+                    .poll(&mut std::task::Context::from_waker(Waker::noop()))
+            }));
+            drop(entered);
+            let answered = match first {
+                Ok(Poll::Ready(envelope)) => Some(envelope),
+                Err(_) => Some(Envelope::Error(
+                    "The tool call failed: its dispatch panicked".into(),
+                )),
+                Ok(Poll::Pending) => None,
+            };
+            if let Some(envelope) = answered {
+                self.inflight
+                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
+                continue;
+            }
             let handle = match &self.spawner {
                 Some(spawner) => spawner.spawn(future),
                 None => tokio::spawn(future),

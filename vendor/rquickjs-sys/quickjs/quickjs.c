@@ -543,6 +543,7 @@ typedef enum {
     JS_AUTOINIT_ID_MODULE_NS,
     JS_AUTOINIT_ID_PROP,
     JS_AUTOINIT_ID_BYTECODE,
+    JS_AUTOINIT_ID_HOST, /* JS_DefineLazyProperty: 'opaque' is its JSLazyPropertyInit */
 } JSAutoInitIDEnum;
 
 enum {
@@ -6676,12 +6677,12 @@ JSValue JS_NewCFunctionData(JSContext *ctx, JSCFunctionData *func,
 
 static JSContext *js_autoinit_get_realm(JSProperty *pr)
 {
-    return (JSContext *)(pr->u.init.realm_and_id & ~3);
+    return (JSContext *)(pr->u.init.realm_and_id & ~7);
 }
 
 static JSAutoInitIDEnum js_autoinit_get_id(JSProperty *pr)
 {
-    return pr->u.init.realm_and_id & 3;
+    return pr->u.init.realm_and_id & 7;
 }
 
 static void js_autoinit_free(JSRuntime *rt, JSProperty *pr)
@@ -9316,11 +9317,20 @@ static JSValue js_bytecode_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
 /* return the value associated to the autoinit property or an exception */
 typedef JSValue JSAutoInitFunc(JSContext *ctx, JSObject *p, JSAtom atom, void *opaque);
 
+/* A property the embedder defined with JS_DefineLazyProperty. */
+static JSValue js_host_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
+                                void *opaque)
+{
+    JSLazyPropertyInit *init = (JSLazyPropertyInit *)opaque;
+    return init(ctx, atom);
+}
+
 static JSAutoInitFunc *const js_autoinit_func_table[] = {
     js_instantiate_prototype, /* JS_AUTOINIT_ID_PROTOTYPE */
     js_module_ns_autoinit, /* JS_AUTOINIT_ID_MODULE_NS */
     JS_InstantiateFunctionListItem2, /* JS_AUTOINIT_ID_PROP */
     js_bytecode_autoinit, /* JS_AUTOINIT_ID_BYTECODE */
+    js_host_autoinit, /* JS_AUTOINIT_ID_HOST */
 };
 
 /* warning: 'prs' is reallocated after it */
@@ -11803,11 +11813,28 @@ static int JS_DefineAutoInitProperty(JSContext *ctx, JSValueConst this_obj,
     if (unlikely(!pr))
         return -1;
     pr->u.init.realm_and_id = (uintptr_t)JS_DupContext(ctx);
-    assert((pr->u.init.realm_and_id & 3) == 0);
-    assert(id <= 3);
+    assert((pr->u.init.realm_and_id & 7) == 0);
+    assert(id <= 7);
     pr->u.init.realm_and_id |= id;
     pr->u.init.opaque = opaque;
     return true;
+}
+
+/* Defines 'prop' on 'this_obj' as a data property with 'flags' (JS_PROP_C_W_E bits)
+   whose value 'init' computes the first time the property is read or described (as the
+   engine's own lazy intrinsics are). Returns true, false if 'this_obj' is not an object
+   or already has an own 'prop' (nothing is defined then), or -1 on exception. */
+int JS_DefineLazyProperty(JSContext *ctx, JSValueConst this_obj, JSAtom prop,
+                          JSLazyPropertyInit *init, int flags)
+{
+    JSProperty *pr;
+
+    if (JS_VALUE_GET_TAG(this_obj) != JS_TAG_OBJECT)
+        return false;
+    if (find_own_property(&pr, JS_VALUE_GET_OBJ(this_obj), prop))
+        return false;
+    return JS_DefineAutoInitProperty(ctx, this_obj, prop, JS_AUTOINIT_ID_HOST,
+                                     (void *)init, flags);
 }
 
 /* Like JS_DefinePropertyValue but borrows val (does not free it) */

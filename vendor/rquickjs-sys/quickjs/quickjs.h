@@ -1053,6 +1053,11 @@ JS_EXTERN int JS_DefinePropertyValueUint32(JSContext *ctx, JSValueConst this_obj
                                            uint32_t idx, JSValue val, int flags);
 JS_EXTERN int JS_DefinePropertyValueStr(JSContext *ctx, JSValueConst this_obj,
                                         const char *prop, JSValue val, int flags);
+/* The value of a lazy property (JS_DefineLazyProperty), or JS_EXCEPTION. */
+typedef JSValue JSLazyPropertyInit(JSContext *ctx, JSAtom prop);
+JS_EXTERN int JS_DefineLazyProperty(JSContext *ctx, JSValueConst this_obj,
+                                    JSAtom prop, JSLazyPropertyInit *init,
+                                    int flags);
 JS_EXTERN int JS_DefinePropertyGetSet(JSContext *ctx, JSValueConst this_obj,
                                       JSAtom prop, JSValue getter, JSValue setter,
                                       int flags);

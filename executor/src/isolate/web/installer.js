@@ -1,8 +1,14 @@
 // Installs the sandbox's Web globals lazily. Called with `native` (the Rust functions and
-// `load`, which evaluates a concept's source) and `concepts` (concept name -> global names).
+// `load`, which evaluates a concept's source) and `eager` ([concept name, global name] pairs).
 // A concept's source evaluates to `function (native, use)` returning its exports; `use(name)`
 // gives another concept's exports, loading it once.
-(function (native, concepts) {
+//
+// The Rust side has defined every global as a lazy data property of the engine's own kind
+// (its value computed on first read, by the function this returns: `(concept, key) =>
+// value`), which costs no function object per global. The globals in `eager` already had a
+// value (bootstrap.js's `fetch`), which a lazy property cannot replace: they become
+// accessors that settle into the same data property on first read or write.
+(function (native, eager) {
   "use strict";
   const define = Object.defineProperty;
   const loaded = Object.create(null);
@@ -17,21 +23,19 @@
   const settle = (key, value) => {
     define(globalThis, key, { value, writable: true, configurable: true, enumerable: false });
   };
-  for (const name of Object.keys(concepts)) {
-    for (const key of concepts[name]) {
-      define(globalThis, key, {
-        configurable: true,
-        enumerable: false,
-        get() {
-          const value = use(name)[key];
-          settle(key, value);
-          return value;
-        },
-        set(value) {
-          settle(key, value);
-        },
-      });
-    }
+  for (const [name, key] of eager) {
+    define(globalThis, key, {
+      configurable: true,
+      enumerable: false,
+      get() {
+        const value = use(name)[key];
+        settle(key, value);
+        return value;
+      },
+      set(value) {
+        settle(key, value);
+      },
+    });
   }
   // Locale methods reach Intl only when called.
   // Method definitions, as V8's built-ins are: no `prototype`, not constructors.
@@ -113,4 +117,5 @@
   define(Performance.prototype, "timeOrigin", { get() { return 0; }, configurable: true });
   define(Performance.prototype, Symbol.toStringTag, { value: "Performance", configurable: true });
   settle("performance", performance);
+  return (name, key) => use(name)[key];
 })

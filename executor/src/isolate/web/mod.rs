@@ -21,7 +21,11 @@ mod html;
 mod intl;
 mod url;
 
-use rquickjs::{Array, Ctx, Function, Object, Value};
+use std::ffi::c_int;
+use std::panic::AssertUnwindSafe;
+use std::ptr::NonNull;
+
+use rquickjs::{Array, Ctx, Exception, Function, JsLifetime, Object, Value, qjs};
 
 use super::compiled::InternalScript;
 
@@ -204,16 +208,111 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
             },
         )?,
     )?;
-    let concepts = Object::new(ctx.clone())?;
+    // Every global a lazy data property, in the order the concepts name them; the ones
+    // that already have a value (bootstrap.js's `fetch`) are left to the installer.
+    let global = ctx.globals();
+    let eager = Array::new(ctx.clone())?;
     for concept in &SOURCES {
-        let globals = Array::new(ctx.clone())?;
-        for (i, name) in concept.globals.iter().enumerate() {
-            globals.set(i, *name)?;
+        for name in concept.globals {
+            if !define_lazy(ctx, &global, name)? {
+                let pair = Array::new(ctx.clone())?;
+                pair.set(0, concept.name)?;
+                pair.set(1, *name)?;
+                eager.set(eager.len(), pair)?;
+            }
         }
-        concepts.set(concept.name, globals)?;
     }
     let installer: Function = INSTALLER.evaluate(ctx)?.get()?;
-    installer.call((natives, concepts))
+    let resolve: Function = installer.call((natives, eager))?;
+    ctx.store_userdata(LazyGlobals(resolve))
+        .map_err(|_| rquickjs::Error::Unknown)?;
+    Ok(())
+}
+
+/// The installer's `(concept, key) => value`, which computes a lazy global's value; kept
+/// in the runtime's userdata, out of every program's reach.
+struct LazyGlobals<'js>(Function<'js>);
+
+// SAFETY: it holds nothing but a value of the context it was made in, and is re-borrowed
+// with that context's lifetime.
+unsafe impl<'js> JsLifetime<'js> for LazyGlobals<'js> {
+    type Changed<'to> = LazyGlobals<'to>;
+}
+
+unsafe extern "C" {
+    /// Engine patch 0040 (`vendor/patches`): defines a data property whose value `init`
+    /// computes on first read, as the engine's own lazy intrinsics are. `true` when defined,
+    /// `false` when the object already has the property, -1 on exception.
+    fn JS_DefineLazyProperty(
+        ctx: *mut qjs::JSContext,
+        this_obj: qjs::JSValue,
+        prop: qjs::JSAtom,
+        init: unsafe extern "C" fn(*mut qjs::JSContext, qjs::JSAtom) -> qjs::JSValue,
+        flags: c_int,
+    ) -> c_int;
+}
+
+/// Defines `globalThis[name]` as a lazy global (writable, configurable, not enumerable, as
+/// Workers' globals are); `false` where the global object already has `name`.
+fn define_lazy<'js>(ctx: &Ctx<'js>, global: &Object<'js>, name: &str) -> rquickjs::Result<bool> {
+    let raw = ctx.as_raw().as_ptr();
+    // SAFETY: `raw` is this live context; the atom is made and freed here, and the global
+    // object is borrowed (the callee does not take its reference).
+    let defined = unsafe {
+        let atom = qjs::JS_NewAtomLen(raw, name.as_ptr().cast(), name.len() as _);
+        if atom == qjs::JS_ATOM_NULL {
+            return Err(rquickjs::Error::Exception);
+        }
+        let flags = (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE) as c_int;
+        let defined = JS_DefineLazyProperty(raw, global.as_raw(), atom, lazy_global, flags);
+        qjs::JS_FreeAtom(raw, atom);
+        defined
+    };
+    match defined {
+        -1 => Err(rquickjs::Error::Exception),
+        0 => Ok(false),
+        _ => Ok(true),
+    }
+}
+
+/// The value of the lazy global `prop`: its concept's export, loading the concept once.
+unsafe extern "C" fn lazy_global(raw: *mut qjs::JSContext, prop: qjs::JSAtom) -> qjs::JSValue {
+    let Some(raw) = NonNull::new(raw) else {
+        return qjs::JS_EXCEPTION;
+    };
+    // SAFETY: the engine calls this on its own thread, inside an operation on `raw` (the
+    // runtime is in use, so no other thread holds it).
+    let ctx = unsafe { Ctx::from_raw(raw) };
+    let computed = std::panic::catch_unwind(AssertUnwindSafe(|| -> rquickjs::Result<Value<'_>> {
+        // SAFETY: `JS_AtomToString` returns a new reference, which the value takes over.
+        let key: String =
+            unsafe { Value::from_raw(ctx.clone(), qjs::JS_AtomToString(raw.as_ptr(), prop)) }
+                .get()?;
+        let concept = SOURCES
+            .iter()
+            .find(|c| c.globals.contains(&key.as_str()))
+            .ok_or(rquickjs::Error::Unknown)?;
+        let resolve = ctx
+            .userdata::<LazyGlobals<'_>>()
+            .map(|lazy| lazy.0.clone())
+            .ok_or(rquickjs::Error::Unknown)?;
+        resolve.call((concept.name, key.as_str()))
+    }));
+    match computed {
+        // A reference of its own for the engine; `value` drops its own (and its context's).
+        // SAFETY: `value` is a live value of this context.
+        Ok(Ok(value)) => unsafe { qjs::JS_DupValue(raw.as_ptr(), value.as_raw()) },
+        // The exception is pending in the context, where the engine looks for it.
+        Ok(Err(rquickjs::Error::Exception)) => qjs::JS_EXCEPTION,
+        Ok(Err(error)) => {
+            let _ = Exception::throw_internal(&ctx, &error.to_string());
+            qjs::JS_EXCEPTION
+        }
+        Err(_) => {
+            let _ = Exception::throw_internal(&ctx, "a Web global failed to load");
+            qjs::JS_EXCEPTION
+        }
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +336,40 @@ mod tests {
                 }
             }
             eprintln!("loading every concept took {:?}", started.elapsed());
+        });
+    }
+
+    /// A lazy global is an ordinary data property (writable, configurable, not enumerable)
+    /// from the start: described, it loads; written or deleted before any read, its concept
+    /// never loads; one that already had a value (here `fetch`) is left to the installer.
+    #[test]
+    fn lazy_globals_read_write_and_delete_as_data_properties() {
+        let rt = Runtime::new().unwrap();
+        let ctx = Context::full(&rt).unwrap();
+        ctx.with(|ctx| {
+            ctx.eval::<(), _>("globalThis.fetch = function fetch() { return 'before'; };")
+                .unwrap();
+            super::install(&ctx, None).unwrap();
+            let seen: String = ctx
+                .eval(
+                    r#"(() => {
+                      const d = Object.getOwnPropertyDescriptor(globalThis, "TextEncoder");
+                      const described = [typeof d.value, d.writable, d.enumerable, d.configurable, "get" in d].join();
+                      globalThis.URLSearchParams = 5;
+                      delete globalThis.Blob;
+                      let threw = "";
+                      try { Blob } catch (e) { threw = e.name; }
+                      const keys = Object.keys(globalThis).filter((k) => k === "URL" || k === "TextEncoder");
+                      return [described, URLSearchParams, threw, typeof globalThis.Blob, keys.length,
+                        typeof URL, new TextEncoder().encode("é").length, fetch === globalThis.fetch,
+                        fetch.name].join("|");
+                    })()"#,
+                )
+                .unwrap();
+            assert_eq!(
+                seen,
+                "function,true,false,true,false|5|ReferenceError|undefined|0|function|2|true|fetch"
+            );
         });
     }
 }
