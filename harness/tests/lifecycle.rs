@@ -15,22 +15,7 @@ use codemode_compat::matrix::reference_cell;
 use codemode_compat::sides::reference::{
     CRASHED_ON_THIS_CASE, ReferenceSide, discover, ensure_installed, group_alive,
 };
-use common::{root, scratch};
-
-/// Children of `pid`, from /proc.
-fn children(pid: u32) -> Vec<i32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let rest = stat.rsplit_once(')')?.1;
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            (fields.get(1)?.parse::<u32>().ok()? == pid)
-                .then(|| entry.file_name().to_str()?.parse().ok())?
-        })
-        .collect()
-}
+use common::{children, root, scratch};
 
 /// Whether `pid` leads a process group (its pgid, the fifth field of /proc/PID/stat, is itself).
 fn leads_its_group(pid: i32) -> bool {

@@ -15,6 +15,7 @@ use codemode_executor::protocol::{
     BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
 };
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
+use common::children;
 use common::remote::{JsServer, Proxy, daemon_binary, start_daemon};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{Notify, Semaphore};
@@ -291,21 +292,6 @@ fn peers_that_send_garbage_are_refused_and_the_daemon_serves_on() {
         remote.dispose().await;
         daemon.stop().await;
     });
-}
-
-/// Children of `pid`, from /proc.
-fn children(pid: u32) -> Vec<i32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            let rest = stat.rsplit_once(')')?.1;
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            (fields.get(1)?.parse::<u32>().ok()? == pid)
-                .then(|| entry.file_name().to_str()?.parse().ok())?
-        })
-        .collect()
 }
 
 /// The harness started on the `remote` column, then signalled once its daemon runs: the

@@ -28,3 +28,18 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Children of `pid`, from /proc.
+pub fn children(pid: u32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let rest = stat.rsplit_once(')')?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            (fields.get(1)?.parse::<u32>().ok()? == pid)
+                .then(|| entry.file_name().to_str()?.parse().ok())?
+        })
+        .collect()
+}
