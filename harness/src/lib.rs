@@ -11,6 +11,7 @@ pub mod explore;
 pub mod matrix;
 pub mod outbound;
 pub mod outcome;
+pub mod progress;
 pub mod report;
 pub mod shard;
 pub mod sides;

@@ -1,7 +1,6 @@
 //! `codemode-compat explore` on the command line: our side in process, the reference
 //! columns started by [`super::command`], progress on stderr, the summary printed.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -9,6 +8,7 @@ use codemode_executor::isolate::IsolateExecutor;
 
 use super::{Request, command, output};
 use crate::error::Result;
+use crate::progress::Progress;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, Toolchain};
 
@@ -24,14 +24,7 @@ pub async fn run(
     out: &Path,
 ) -> Result<()> {
     let ours = ours_column.then(|| Arc::new(OursSide::new(IsolateExecutor::default())));
-    let terminal = std::io::stderr().is_terminal();
-    let progress = move |done: usize, total: usize| {
-        if terminal {
-            eprint!("\r{done}/{total} programs");
-        } else if done.is_multiple_of(100) || done == total {
-            eprintln!("{done}/{total} programs");
-        }
-    };
+    let progress = Progress::on_stderr("programs");
     let outcome = command(
         root,
         request,
@@ -39,12 +32,10 @@ pub async fn run(
         references,
         toolchain.as_ref(),
         out,
-        &progress,
+        &|done, total| progress.report(done, total),
     )
     .await;
-    if terminal {
-        eprintln!();
-    }
+    progress.finish();
     if let Some(ours) = ours {
         ours.dispose().await;
     }

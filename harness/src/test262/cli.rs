@@ -2,7 +2,6 @@
 //! set up, our side in process, the reference columns started by [`super::command`],
 //! progress on stderr, the summary printed.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,6 +10,7 @@ use codemode_executor::isolate::IsolateExecutor;
 use super::select::{self, Filter, Sample};
 use super::{Request, command};
 use crate::error::Result;
+use crate::progress::Progress;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, Toolchain};
 
@@ -56,14 +56,7 @@ pub async fn run(
     out: &Path,
 ) -> Result<()> {
     let ours = ours_column.then(|| Arc::new(OursSide::new(IsolateExecutor::default())));
-    let terminal = std::io::stderr().is_terminal();
-    let progress = move |done: usize, total: usize| {
-        if terminal {
-            eprint!("\r{done}/{total} tests");
-        } else if done.is_multiple_of(100) || done == total {
-            eprintln!("{done}/{total} tests");
-        }
-    };
+    let progress = Progress::on_stderr("tests");
     let outcome = command(
         root,
         request,
@@ -71,12 +64,10 @@ pub async fn run(
         references,
         toolchain.as_ref(),
         out,
-        &progress,
+        &|done, total| progress.report(done, total),
     )
     .await;
-    if terminal {
-        eprintln!();
-    }
+    progress.finish();
     if let Some(ours) = ours {
         ours.dispose().await;
     }
