@@ -228,30 +228,12 @@ impl Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::{CaseOptions, CaseTools, Expect};
     use serde_json::json;
 
     fn case(result: Value) -> Case {
-        Case {
-            id: "results/x".into(),
-            about: None,
-            code: "async () => 1".into(),
-            tools: CaseTools::Providers(vec![]),
-            connectors: vec![],
-            options: CaseOptions::default(),
-            expect: Expect {
-                result: Some(result),
-                error: None,
-                logs: json!([]),
-                calls: json!([]),
-                threw: None,
-            },
-            reference: true,
-            reason: None,
-            skip_on: vec![],
-            file: "cases/results.yaml".into(),
-            line: 3,
-        }
+        let mut case = Case::program("results/x", "async () => 1", "cases/results.yaml".into(), 3);
+        case.expect.result = Some(result);
+        case
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 mod release_commands;
 
 use clap::{Parser, Subcommand};
-use codemode_compat::catalogue::{Case, CaseOptions, CaseTools, Catalogue, Expect, load_dirs};
+use codemode_compat::catalogue::{Case, Catalogue, load_dirs};
 use codemode_compat::compare::pretty;
 use codemode_compat::explore;
 use codemode_compat::matrix::{self, ExtraColumn, OURS, Settings};
@@ -692,26 +692,12 @@ async fn run_matrix(
 
 fn borrowed_case(root: &Path, spec: Option<&str>) -> Result<Case> {
     let Some(spec) = spec else {
-        return Ok(Case {
-            id: "eval/program".into(),
-            about: None,
-            code: String::new(),
-            tools: CaseTools::Providers(Vec::new()),
-            connectors: Vec::new(),
-            options: CaseOptions::default(),
-            expect: Expect {
-                result: None,
-                error: None,
-                logs: Value::Array(vec![]),
-                calls: Value::Array(vec![]),
-                threw: None,
-            },
-            reference: true,
-            reason: None,
-            skip_on: Vec::new(),
-            file: PathBuf::from("<eval>"),
-            line: 1,
-        });
+        return Ok(Case::program(
+            "eval/program",
+            String::new(),
+            PathBuf::from("<eval>"),
+            1,
+        ));
     };
     let (dirs, id) = match spec.rsplit_once(':') {
         Some((file, id)) => {

@@ -54,6 +54,38 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case a command makes rather than reads from a catalogue (`eval`, `explore`,
+    /// `test262`, the surface probe): `code` with no tools or connectors, the default
+    /// options, run on every column, expecting no logs, no calls and an `undefined` result.
+    /// Callers change what differs with struct update syntax.
+    pub fn program(
+        id: impl Into<String>,
+        code: impl Into<String>,
+        file: PathBuf,
+        line: u64,
+    ) -> Case {
+        Case {
+            id: id.into(),
+            about: None,
+            code: code.into(),
+            tools: CaseTools::Providers(Vec::new()),
+            connectors: Vec::new(),
+            options: CaseOptions::default(),
+            expect: Expect {
+                result: None,
+                error: None,
+                logs: Value::Array(Vec::new()),
+                calls: Value::Array(Vec::new()),
+                threw: None,
+            },
+            reference: true,
+            reason: None,
+            skip_on: Vec::new(),
+            file,
+            line,
+        }
+    }
+
     /// `file:line`, for messages.
     pub fn location(&self) -> String {
         format!("{}:{}", self.file.display(), self.line)

@@ -27,9 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use codemode_executor::protocol::Executor;
-use serde_json::Value;
 
-use crate::catalogue::{Case, CaseTools, Expect};
+use crate::catalogue::{Case, CaseTools};
 use crate::error::{Error, Result};
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, Toolchain};
@@ -61,24 +60,15 @@ pub struct Exploration {
 pub fn case_for(generator: &Generator, program: &Program) -> Case {
     let template = &generator.templates[program.template];
     Case {
-        id: format!("explore/{}-{}", template.id, program.number),
         about: template.about.clone(),
-        code: program.code.clone(),
         tools: CaseTools::Providers(generator.providers.clone()),
-        connectors: Vec::new(),
         options: generator.options.clone(),
-        expect: Expect {
-            result: None,
-            error: None,
-            logs: Value::Array(Vec::new()),
-            calls: Value::Array(Vec::new()),
-            threw: None,
-        },
-        reference: true,
-        reason: None,
-        skip_on: Vec::new(),
-        file: generator.file.clone(),
-        line: template.line,
+        ..Case::program(
+            format!("explore/{}-{}", template.id, program.number),
+            program.code.clone(),
+            generator.file.clone(),
+            template.line,
+        )
     }
 }
 

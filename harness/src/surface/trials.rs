@@ -9,13 +9,12 @@ use std::sync::Arc;
 
 use codemode_executor::isolate::IsolateExecutor;
 use libtest_mimic::{Arguments, Failed, Trial};
-use serde_json::Value;
 
 use super::{
     Inventory, Measurement, PROBE, RECORD_ENV, SUMMARY, Side, counts, diff, load, measurement,
     record, render_markdown, unexplained, write,
 };
-use crate::catalogue::{Case, CaseOptions, CaseTools, Expect};
+use crate::catalogue::Case;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::ReferenceSide;
 
@@ -37,26 +36,7 @@ pub fn wanted(args: &Arguments, column: &str) -> bool {
 
 /// The case the probe runs as: no tools, the default bound.
 fn probe_case() -> Case {
-    Case {
-        id: "surface/inventory".into(),
-        about: None,
-        code: PROBE.into(),
-        tools: CaseTools::Providers(Vec::new()),
-        connectors: Vec::new(),
-        options: CaseOptions::default(),
-        expect: Expect {
-            result: None,
-            error: None,
-            logs: Value::Array(Vec::new()),
-            calls: Value::Array(Vec::new()),
-            threw: None,
-        },
-        reference: true,
-        reason: None,
-        skip_on: Vec::new(),
-        file: PathBuf::from(super::TABLE),
-        line: 0,
-    }
+    Case::program("surface/inventory", PROBE, PathBuf::from(super::TABLE), 0)
 }
 
 fn failed(lines: Vec<String>, what: &str) -> Result<(), Failed> {

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use codemode_executor::protocol::Executor;
 use serde_json::Value;
 
-use crate::catalogue::{Case, CaseOptions, CaseTools, Expect};
+use crate::catalogue::Case;
 use crate::error::{Error, Result};
 use crate::explore::run::{Columns, observe, start_columns};
 use crate::sides::ours::OursSide;
@@ -50,29 +50,15 @@ pub struct Request {
 
 /// The case a test runs as: no tools, the test's program, the bound.
 pub fn case_for(test: &select::Test, suite: &Path) -> Case {
-    Case {
-        id: format!("test262/{}", test.path),
-        about: None,
-        code: test.program.clone(),
-        tools: CaseTools::Providers(Vec::new()),
-        connectors: Vec::new(),
-        options: CaseOptions {
-            timeout_ms: Some(program::BOUND_MS),
-            ..CaseOptions::default()
-        },
-        expect: Expect {
-            result: Some(Value::String("pass".into())),
-            error: None,
-            logs: Value::Array(Vec::new()),
-            calls: Value::Array(Vec::new()),
-            threw: None,
-        },
-        reference: true,
-        reason: None,
-        skip_on: Vec::new(),
-        file: suite.join("test").join(&test.path),
-        line: 1,
-    }
+    let mut case = Case::program(
+        format!("test262/{}", test.path),
+        test.program.clone(),
+        suite.join("test").join(&test.path),
+        1,
+    );
+    case.options.timeout_ms = Some(program::BOUND_MS);
+    case.expect.result = Some(Value::String("pass".into()));
+    case
 }
 
 /// Runs the selected tests on the columns and judges every outcome.

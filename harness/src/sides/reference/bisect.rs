@@ -348,33 +348,20 @@ fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::{CaseOptions, CaseTools, Expect};
 
     fn v(text: &str) -> Version {
         Version::parse(text).unwrap()
     }
 
     fn case() -> Case {
-        Case {
-            id: "dispatch/x".into(),
-            about: None,
-            code: "async () => 1".into(),
-            tools: CaseTools::Providers(vec![]),
-            connectors: vec![],
-            options: CaseOptions::default(),
-            expect: Expect {
-                result: Some(json!([1, "b"])),
-                error: None,
-                logs: json!([]),
-                calls: json!([]),
-                threw: None,
-            },
-            reference: true,
-            reason: None,
-            skip_on: vec![],
-            file: "cases/dispatch.yaml".into(),
-            line: 1,
-        }
+        let mut case = Case::program(
+            "dispatch/x",
+            "async () => 1",
+            "cases/dispatch.yaml".into(),
+            1,
+        );
+        case.expect.result = Some(json!([1, "b"]));
+        case
     }
 
     fn step(version: &str, result: Value) -> Step {
