@@ -577,6 +577,13 @@ struct JSContext {
     JSShape *mapped_arguments_shape;  /* shape for mapped arguments objects */
     JSShape *regexp_shape;  /* shape for regexp objects */
     JSShape *regexp_result_shape;  /* shape for regexp result objects */
+    /* Annex B's legacy RegExp statics (RegExp.$1, lastMatch...), as V8 keeps
+       them: the subject and capture offsets of the last successful exec, and
+       RegExp.input (which a program can set apart from the subject). */
+    JSValue regexp_legacy_subject;
+    JSValue regexp_legacy_input;
+    /* start/end of $&, $1..$9 and lastParen, -1 when unmatched */
+    int32_t regexp_legacy_caps[2 * 11];
 
     JSValue *class_proto;
     JSValue function_proto;
@@ -2860,6 +2867,8 @@ JSContext *JS_NewContextRaw(JSRuntime *rt)
         return NULL;
     JS_REF_COUNT(ctx) = 1;
     add_gc_object(rt, &ctx->header, JS_GC_OBJ_TYPE_JS_CONTEXT);
+    ctx->regexp_legacy_subject = JS_UNDEFINED;
+    ctx->regexp_legacy_input = JS_UNDEFINED;
 
     ctx->class_proto = js_malloc_rt(rt, sizeof(ctx->class_proto[0]) *
                                     rt->class_count);
@@ -3110,6 +3119,8 @@ void JS_FreeContext(JSContext *ctx)
     js_free_shape_null(ctx->rt, ctx->mapped_arguments_shape);
     js_free_shape_null(ctx->rt, ctx->regexp_shape);
     js_free_shape_null(ctx->rt, ctx->regexp_result_shape);
+    JS_FreeValue(ctx, ctx->regexp_legacy_subject);
+    JS_FreeValue(ctx, ctx->regexp_legacy_input);
 
     list_del(&ctx->link);
     remove_gc_object(&ctx->header);
@@ -50304,6 +50315,81 @@ static JSValue js_regexp_escape(JSContext *ctx, JSValueConst this_val,
     return ret;
 }
 
+/* Records a successful match for the legacy statics: the subject string,
+   the offsets of the match, of captures 1 to 9 and of the last capture. */
+static void js_regexp_legacy_update(JSContext *ctx, JSValueConst str_val,
+                                    uint8_t **capture, int capture_count,
+                                    uint8_t *str_buf, int shift)
+{
+    int i, k;
+    for (i = 0; i < 11; i++) {
+        int32_t start = -1, end = -1;
+        /* slot 10 holds lastParen: the last capture group, none for a
+           pattern without groups */
+        k = i < 10 ? i : capture_count - 1;
+        if (k < capture_count && (i < 10 || k > 0) &&
+            capture[2 * k] && capture[2 * k + 1]) {
+            start = (capture[2 * k] - str_buf) >> shift;
+            end = (capture[2 * k + 1] - str_buf) >> shift;
+        }
+        ctx->regexp_legacy_caps[2 * i] = start;
+        ctx->regexp_legacy_caps[2 * i + 1] = end;
+    }
+    JS_FreeValue(ctx, ctx->regexp_legacy_subject);
+    ctx->regexp_legacy_subject = js_dup(str_val);
+    JS_FreeValue(ctx, ctx->regexp_legacy_input);
+    ctx->regexp_legacy_input = js_dup(str_val);
+}
+
+/* RegExp.input and friends. magic: 0 input, 1 lastMatch, 2 lastParen,
+   3 leftContext, 4 rightContext, 5 + n for $n (n = 1..9). */
+static JSValue js_regexp_legacy_get(JSContext *ctx, JSValueConst this_val,
+                                    int magic)
+{
+    JSValueConst subject = ctx->regexp_legacy_subject;
+    int slot, len;
+    if (magic == 0) {
+        if (JS_IsUndefined(ctx->regexp_legacy_input))
+            return JS_AtomToString(ctx, JS_ATOM_empty_string);
+        return js_dup(ctx->regexp_legacy_input);
+    }
+    if (!JS_IsString(subject))
+        return JS_AtomToString(ctx, JS_ATOM_empty_string);
+    len = JS_VALUE_GET_STRING(subject)->len;
+    switch (magic) {
+    case 3:
+        return js_sub_string(ctx, JS_VALUE_GET_STRING(subject), 0,
+                             ctx->regexp_legacy_caps[0]);
+    case 4:
+        return js_sub_string(ctx, JS_VALUE_GET_STRING(subject),
+                             ctx->regexp_legacy_caps[1], len);
+    case 1: slot = 0; break;
+    case 2: slot = 10; break;
+    default: slot = magic - 4; break;
+    }
+    if (ctx->regexp_legacy_caps[2 * slot] < 0)
+        return JS_AtomToString(ctx, JS_ATOM_empty_string);
+    return js_sub_string(ctx, JS_VALUE_GET_STRING(subject),
+                         ctx->regexp_legacy_caps[2 * slot],
+                         ctx->regexp_legacy_caps[2 * slot + 1]);
+}
+
+/* Only RegExp.input takes a value (converted to a string); the other
+   setters exist, as on V8, and ignore what they are given. */
+static JSValue js_regexp_legacy_set(JSContext *ctx, JSValueConst this_val,
+                                    JSValueConst val, int magic)
+{
+    JSValue str;
+    if (magic != 0)
+        return JS_UNDEFINED;
+    str = JS_ToString(ctx, val);
+    if (JS_IsException(str))
+        return JS_EXCEPTION;
+    JS_FreeValue(ctx, ctx->regexp_legacy_input);
+    ctx->regexp_legacy_input = str;
+    return JS_UNDEFINED;
+}
+
 static JSValue js_regexp_exec(JSContext *ctx, JSValueConst this_val,
                               int argc, JSValueConst *argv)
 {
@@ -50410,6 +50496,8 @@ static JSValue js_regexp_exec(JSContext *ctx, JSValueConst this_val,
                     goto fail;
             }
         }
+        js_regexp_legacy_update(ctx, str_val, capture, capture_count,
+                                str_buf, shift);
         index = (capture[0] - str_buf) >> shift;
         props[0].u.value = js_int32(capture_count); // length
         props[1].u.value = js_int32(index);         // index
@@ -50608,6 +50696,9 @@ static JSValue JS_RegExpDelete(JSContext *ctx, JSValueConst this_val, JSValue ar
             }
             break;
         }
+        js_regexp_legacy_update(ctx, str_val, capture,
+                                lre_get_capture_count(re_bytecode),
+                                str_buf, shift);
         start = (capture[0] - str_buf) >> shift;
         end = (capture[1] - str_buf) >> shift;
         last_index = end;
@@ -51375,6 +51466,25 @@ done:
 }
 
 static const JSCFunctionListEntry js_regexp_funcs[] = {
+    JS_CGETSET_MAGIC_DEF("input", js_regexp_legacy_get, js_regexp_legacy_set, 0 ),
+    JS_CGETSET_MAGIC_DEF("$_", js_regexp_legacy_get, js_regexp_legacy_set, 0 ),
+    JS_CGETSET_MAGIC_DEF("lastMatch", js_regexp_legacy_get, js_regexp_legacy_set, 1 ),
+    JS_CGETSET_MAGIC_DEF("$&", js_regexp_legacy_get, js_regexp_legacy_set, 1 ),
+    JS_CGETSET_MAGIC_DEF("lastParen", js_regexp_legacy_get, js_regexp_legacy_set, 2 ),
+    JS_CGETSET_MAGIC_DEF("$+", js_regexp_legacy_get, js_regexp_legacy_set, 2 ),
+    JS_CGETSET_MAGIC_DEF("leftContext", js_regexp_legacy_get, js_regexp_legacy_set, 3 ),
+    JS_CGETSET_MAGIC_DEF("$`", js_regexp_legacy_get, js_regexp_legacy_set, 3 ),
+    JS_CGETSET_MAGIC_DEF("rightContext", js_regexp_legacy_get, js_regexp_legacy_set, 4 ),
+    JS_CGETSET_MAGIC_DEF("$'", js_regexp_legacy_get, js_regexp_legacy_set, 4 ),
+    JS_CGETSET_MAGIC_DEF("$1", js_regexp_legacy_get, js_regexp_legacy_set, 5 ),
+    JS_CGETSET_MAGIC_DEF("$2", js_regexp_legacy_get, js_regexp_legacy_set, 6 ),
+    JS_CGETSET_MAGIC_DEF("$3", js_regexp_legacy_get, js_regexp_legacy_set, 7 ),
+    JS_CGETSET_MAGIC_DEF("$4", js_regexp_legacy_get, js_regexp_legacy_set, 8 ),
+    JS_CGETSET_MAGIC_DEF("$5", js_regexp_legacy_get, js_regexp_legacy_set, 9 ),
+    JS_CGETSET_MAGIC_DEF("$6", js_regexp_legacy_get, js_regexp_legacy_set, 10 ),
+    JS_CGETSET_MAGIC_DEF("$7", js_regexp_legacy_get, js_regexp_legacy_set, 11 ),
+    JS_CGETSET_MAGIC_DEF("$8", js_regexp_legacy_get, js_regexp_legacy_set, 12 ),
+    JS_CGETSET_MAGIC_DEF("$9", js_regexp_legacy_get, js_regexp_legacy_set, 13 ),
     JS_CFUNC_DEF("escape", 1, js_regexp_escape ),
     JS_CGETSET_DEF("[Symbol.species]", js_get_this, NULL ),
 };
