@@ -50315,6 +50315,36 @@ static JSValue js_regexp_escape(JSContext *ctx, JSValueConst this_val,
     return ret;
 }
 
+/* Whether the nearest JavaScript caller is the embedder's own code: a
+   module named "codemode-internal:...", or stripped bytecode. The embedder's Web platform is
+   JavaScript where V8's is C++, and its matches must not show through
+   the legacy statics (a program's RegExp.$1 stays its own). */
+static bool js_regexp_legacy_internal_caller(JSContext *ctx)
+{
+    static const char prefix[] = "codemode-internal:";
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    JSStackFrame *sf;
+    JSObject *p;
+    JSFunctionBytecode *b;
+    const char *name;
+
+    for (sf = ctx->rt->current_stack_frame; sf; sf = sf->prev_frame) {
+        if (JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+            continue;
+        p = JS_VALUE_GET_OBJ(sf->cur_func);
+        if (!js_class_has_bytecode(p->class_id))
+            continue;
+        b = p->u.func.function_bytecode;
+        /* stripped bytecode (the embedder's precompiled modules) has no
+           file name; a program's code always has one */
+        if (b->filename == JS_ATOM_NULL)
+            return true;
+        name = JS_AtomGetStr(ctx, buf, sizeof(buf), b->filename);
+        return strncmp(name, prefix, sizeof(prefix) - 1) == 0;
+    }
+    return false;
+}
+
 /* Records a successful match for the legacy statics: the subject string,
    the offsets of the match, of captures 1 to 9 and of the last capture. */
 static void js_regexp_legacy_update(JSContext *ctx, JSValueConst str_val,
@@ -50322,6 +50352,8 @@ static void js_regexp_legacy_update(JSContext *ctx, JSValueConst str_val,
                                     uint8_t *str_buf, int shift)
 {
     int i, k;
+    if (js_regexp_legacy_internal_caller(ctx))
+        return;
     for (i = 0; i < 11; i++) {
         int32_t start = -1, end = -1;
         /* slot 10 holds lastParen: the last capture group, none for a
