@@ -3,8 +3,9 @@
 //! QuickJS writes a string as WTF-8 (a lone surrogate as its own three bytes), which
 //! rquickjs's `String` conversion refuses. Here it is read as such: a value's string as a
 //! [`JsString`], a text (a log line, a message, a name) in the escape form of
-//! [`crate::protocol::js_string`], and a Web platform argument as a USVString (a lone
-//! surrogate becomes U+FFFD, as `TextEncoder` and `URL` convert it).
+//! [`crate::protocol::js_string`], a Web platform argument as a USVString (a lone
+//! surrogate becomes U+FFFD, as `TextEncoder` and `URL` convert it), and a string for ICU
+//! (collation, segmentation) as its UTF-16 code units, lone surrogates included.
 
 use rquickjs::{Ctx, FromJs, Value, qjs};
 
@@ -62,4 +63,31 @@ impl<'js> FromJs<'js> for Usv {
         }
         Ok(Usv(js_string(ctx, &value)?.to_usv().into_owned()))
     }
+}
+
+/// A string as its UTF-16 code units, every unit kept (what ICU's collation and
+/// segmentation read, where V8 hands them the string as it is).
+pub(crate) struct Utf16(pub Vec<u16>);
+
+impl<'js> FromJs<'js> for Utf16 {
+    fn from_js(ctx: &Ctx<'js>, value: Value<'js>) -> rquickjs::Result<Self> {
+        if !value.is_string() {
+            return Err(rquickjs::Error::new_from_js(value.type_name(), "string"));
+        }
+        Ok(Utf16(js_string(ctx, &value)?.to_utf16()))
+    }
+}
+
+/// A JavaScript string of these UTF-16 code units, lone surrogates included.
+pub(super) fn utf16_value<'js>(ctx: &Ctx<'js>, units: &[u16]) -> rquickjs::Result<Value<'js>> {
+    // SAFETY: QuickJS copies `len` units from `buf`, which lives for the call; the result
+    // is a new reference (or the exception marker) that `Value::from_raw` takes over.
+    let raw =
+        unsafe { qjs::JS_NewStringUTF16(ctx.as_raw().as_ptr(), units.as_ptr(), units.len() as _) };
+    // SAFETY: `raw` is an owned value of this context.
+    let value = unsafe { Value::from_raw(ctx.clone(), raw) };
+    if value.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    Ok(value)
 }

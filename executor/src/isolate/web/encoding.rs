@@ -2,15 +2,24 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rquickjs::{Ctx, Function, Object, TypedArray};
+use rquickjs::{Ctx, Function, Object, TypedArray, Value};
 
-use crate::isolate::text::Usv;
+use crate::isolate::text::{Usv, js_string};
 
 pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
     natives.set(
         "utf8Encode",
         Function::new(ctx.clone(), |ctx: Ctx<'js>, Usv(text): Usv| {
             TypedArray::<u8>::new(ctx, text.into_bytes())
+        })?,
+    )?;
+    // A string's bytes as the engine holds them (WTF-8: a lone surrogate as its own three
+    // bytes), as workerd writes a string body or Blob part (TextEncoder writes U+FFFD).
+    natives.set(
+        "wtf8Encode",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>, value: Value<'js>| {
+            let text = js_string(&ctx, &value)?;
+            TypedArray::<u8>::new(ctx, text.as_wtf8().to_vec())
         })?,
     )?;
     // (bytes, fatal, ignoreBOM) -> the text, or undefined when `fatal` and the bytes are not UTF-8.

@@ -6,10 +6,12 @@
   "use strict";
   const define = Object.defineProperty;
   const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
-  const { TextEncoder, TextDecoder } = use("encoding");
+  const { TextDecoder } = use("encoding");
   const { URL, URLSearchParams } = use("url");
   const streamsOf = () => use("streams");
-  const encode = (s) => new TextEncoder().encode(s);
+  // A string body or Blob part is written as the engine holds it (a lone surrogate as its
+  // three WTF-8 bytes, which read back as three U+FFFD), as workerd writes it.
+  const encode = (s) => native.wtf8Encode(String(s));
   const decode = (b) => new TextDecoder().decode(b);
   const copyBytes = (v) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
 

@@ -1,6 +1,7 @@
 //! URL parsing (`url`, the WHATWG URL standard), form encoding, and URLPattern
 //! (`urlpattern`), as functions `url.js` calls.
 
+use crate::isolate::text::Usv;
 use rquickjs::{Ctx, Function, Object};
 use url::Url;
 use url::form_urlencoded;
@@ -65,21 +66,24 @@ fn set(url: &mut Url, field: &str, value: &str) {
 pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
     natives.set(
         "urlParse",
-        Function::new(ctx.clone(), |href: String, base: Option<String>| {
-            parse(&href, base.as_deref()).map(|url| parts(&url))
+        Function::new(ctx.clone(), |Usv(href): Usv, base: Option<Usv>| {
+            parse(&href, base.as_ref().map(|b| b.0.as_str())).map(|url| parts(&url))
         })?,
     )?;
     natives.set(
         "urlSet",
-        Function::new(ctx.clone(), |href: String, field: String, value: String| {
-            let mut url = Url::parse(&href).ok()?;
-            set(&mut url, &field, &value);
-            Some(parts(&url))
-        })?,
+        Function::new(
+            ctx.clone(),
+            |href: String, field: String, Usv(value): Usv| {
+                let mut url = Url::parse(&href).ok()?;
+                set(&mut url, &field, &value);
+                Some(parts(&url))
+            },
+        )?,
     )?;
     natives.set(
         "formParse",
-        Function::new(ctx.clone(), |text: String| {
+        Function::new(ctx.clone(), |Usv(text): Usv| {
             let text = text.strip_prefix('?').unwrap_or(&text);
             form_urlencoded::parse(text.as_bytes())
                 .flat_map(|(k, v)| [k.into_owned(), v.into_owned()])
@@ -88,10 +92,10 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
     )?;
     natives.set(
         "formSerialize",
-        Function::new(ctx.clone(), |flat: Vec<String>| {
+        Function::new(ctx.clone(), |flat: Vec<Usv>| {
             let mut serializer = form_urlencoded::Serializer::new(String::new());
             for pair in flat.chunks(2) {
-                if let [k, v] = pair {
+                if let [Usv(k), Usv(v)] = pair {
                     serializer.append_pair(k, v);
                 }
             }
@@ -102,22 +106,24 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
         "patternParse",
         Function::new(
             ctx.clone(),
-            |input: String, base: Option<String>, ignore_case: bool| {
+            |input: String, base: Option<Usv>, ignore_case: bool| {
                 flagged(
-                    pattern(&input, base.as_deref(), ignore_case).map(|pattern| {
-                        serde_json::json!([
-                            pattern.protocol(),
-                            pattern.username(),
-                            pattern.password(),
-                            pattern.hostname(),
-                            pattern.port(),
-                            pattern.pathname(),
-                            pattern.search(),
-                            pattern.hash(),
-                            pattern.has_regexp_groups(),
-                        ])
-                        .to_string()
-                    }),
+                    pattern(&input, base.as_ref().map(|b| b.0.as_str()), ignore_case).map(
+                        |pattern| {
+                            serde_json::json!([
+                                pattern.protocol(),
+                                pattern.username(),
+                                pattern.password(),
+                                pattern.hostname(),
+                                pattern.port(),
+                                pattern.pathname(),
+                                pattern.search(),
+                                pattern.hash(),
+                                pattern.has_regexp_groups(),
+                            ])
+                            .to_string()
+                        },
+                    ),
                 )
             },
         )?,
@@ -127,16 +133,16 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
         Function::new(
             ctx.clone(),
             |input: String,
-             base: Option<String>,
+             base: Option<Usv>,
              ignore_case: bool,
              target: String,
-             target_base: Option<String>| {
+             target_base: Option<Usv>| {
                 flagged(exec(
                     &input,
-                    base.as_deref(),
+                    base.as_ref().map(|b| b.0.as_str()),
                     ignore_case,
                     &target,
-                    target_base.as_deref(),
+                    target_base.as_ref().map(|b| b.0.as_str()),
                 ))
             },
         )?,

@@ -13,6 +13,7 @@ mod number;
 mod parts;
 mod text;
 
+use crate::isolate::text::{Utf16, utf16_value};
 use icu::locale::{LanguageIdentifier, Locale, LocaleCanonicalizer, LocaleExpander};
 use icu_provider::prelude::*;
 use rquickjs::{Class, Ctx, Function, Object, Value};
@@ -73,17 +74,19 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         "segments",
         Function::new(
             ctx.clone(),
-            |ctx: Ctx<'js>, granularity: String, s: rquickjs::String<'js>| {
-                let units: Vec<u16> = s.to_string()?.encode_utf16().collect();
+            |ctx: Ctx<'js>, granularity: String, Utf16(units): Utf16| {
                 text::segments(&ctx, &granularity, units)
             },
         )?,
     )?;
     t.set(
         "caseMap",
-        Function::new(ctx.clone(), |s: String, tag: String, upper: bool| {
-            text::case(&s, &tag, upper)
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, Utf16(s): Utf16, tag: String, upper: bool| {
+                utf16_value(&ctx, &text::case(&s, &tag, upper))
+            },
+        )?,
     )?;
     t.set(
         "displayName",

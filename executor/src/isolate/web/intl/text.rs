@@ -19,6 +19,7 @@ use rquickjs::{Array, Ctx, JsLifetime, Object};
 
 use super::number;
 use super::parts::{Nesting, Parts};
+use crate::isolate::text::Utf16;
 
 fn locale(tag: &str) -> Locale {
     tag.parse().unwrap_or(Locale::UNKNOWN)
@@ -119,8 +120,8 @@ impl Comparer {
 #[rquickjs::methods]
 impl Comparer {
     /// -1, 0 or 1 as `a` sorts before, with or after `b`.
-    pub fn compare(&self, a: String, b: String) -> i32 {
-        match self.collator.compare(&a, &b) {
+    pub fn compare(&self, Utf16(a): Utf16, Utf16(b): Utf16) -> i32 {
+        match self.collator.compare_utf16(&a, &b) {
             Ordering::Less => -1,
             Ordering::Equal => 0,
             Ordering::Greater => 1,
@@ -257,15 +258,33 @@ pub(crate) fn segments<'js>(
     Ok(out)
 }
 
-/// `text` in upper (or lower) case by the rules of `tag`'s language (Turkish dotted i…).
-pub(crate) fn case(text: &str, tag: &str, upper: bool) -> String {
+/// `text` (UTF-16 code units) in upper (or lower) case by the rules of `tag`'s language
+/// (Turkish dotted i…); a lone surrogate stays as it is, as on V8.
+pub(crate) fn case(text: &[u16], tag: &str, upper: bool) -> Vec<u16> {
     let id: LanguageIdentifier = tag.parse().unwrap_or(LanguageIdentifier::UNKNOWN);
     let mapper = icu::casemap::CaseMapper::new();
-    if upper {
-        mapper.uppercase_to_string(text, &id).into_owned()
-    } else {
-        mapper.lowercase_to_string(text, &id).into_owned()
+    let map = |run: &str, out: &mut Vec<u16>| {
+        let mapped = if upper {
+            mapper.uppercase_to_string(run, &id)
+        } else {
+            mapper.lowercase_to_string(run, &id)
+        };
+        out.extend(mapped.encode_utf16());
+    };
+    let mut out = Vec::with_capacity(text.len());
+    let mut run = String::new();
+    for unit in char::decode_utf16(text.iter().copied()) {
+        match unit {
+            Ok(c) => run.push(c),
+            Err(lone) => {
+                map(&run, &mut out);
+                run.clear();
+                out.push(lone.unpaired_surrogate());
+            }
+        }
     }
+    map(&run, &mut out);
+    out
 }
 
 /// The locale's name for a language, region, script or currency code (None when it has none).
