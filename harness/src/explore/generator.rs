@@ -44,11 +44,23 @@ use crate::catalogue::{CaseOptions, ProviderSpec};
 use crate::error::{Error, Problem, Result};
 
 /// The generators shipped with the harness, by name: `(name, path in the repository, text)`.
-pub const SHIPPED: &[(&str, &str, &str)] = &[(
-    "mistakes",
-    "harness/generators/mistakes.yaml",
-    include_str!("../../generators/mistakes.yaml"),
-)];
+pub const SHIPPED: &[(&str, &str, &str)] = &[
+    (
+        "mistakes",
+        "harness/generators/mistakes.yaml",
+        include_str!("../../generators/mistakes.yaml"),
+    ),
+    (
+        "intl",
+        "harness/generators/intl.yaml",
+        include_str!("../../generators/intl.yaml"),
+    ),
+    (
+        "strings",
+        "harness/generators/strings.yaml",
+        include_str!("../../generators/strings.yaml"),
+    ),
+];
 
 /// A loaded, checked generator.
 #[derive(Debug, Clone)]
