@@ -44,7 +44,7 @@
   }).hook;
   const hooks = [
     [Number.prototype, "toLocaleString", "numberToLocaleString"],
-    [BigInt.prototype, "toLocaleString", "numberToLocaleString"],
+    [BigInt.prototype, "toLocaleString", "bigintToLocaleString"],
     [Date.prototype, "toLocaleString", "dateToLocaleString"],
     [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
     [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],

@@ -202,6 +202,12 @@ pub(crate) fn relative<'js>(
     let f = ctor(prefs, options).map_err(failure)?;
     let mut d = number::exact(value);
     if value == 0.0 && value.is_sign_negative() {
+        // -0 takes the unit's own word for zero ("now", "today") where the locale has one,
+        // as V8 gives it; else it is past ("0 seconds ago").
+        let zero = Parts::of(&f.format(number::exact(0.0)));
+        if numeric == "auto" && !zero.has("integer") {
+            return zero.to_js(ctx, Nesting::Inner);
+        }
         d.sign = fixed_decimal::Sign::Negative;
     }
     let parts = Parts::of(&f.format(d));
