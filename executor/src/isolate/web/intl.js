@@ -494,7 +494,7 @@
       const digits = digitOptions(o, r, 0, 3, notation, S_PR);
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
-      r.pluralCategories = sorted(rules.categories(), (a, b) => order.findIndex((x) => x === a) < order.findIndex((x) => x === b));
+      r.pluralCategories = sorted(rules.categories().split(" "), (a, b) => order.findIndex((x) => x === a) < order.findIndex((x) => x === b));
       r.roundingIncrement = digits.increment;
       r.roundingMode = digits.roundingMode;
       r.roundingPriority = digits.priority;

@@ -7,11 +7,14 @@ use icu::calendar::{Date, Iso};
 use icu::datetime::DateTimeFormatter;
 use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
 use icu::datetime::fieldsets::enums::CompositeFieldSet;
+use icu::datetime::fieldsets::enums::TimeFieldSet;
+use icu::datetime::pattern::{DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames};
 use icu::datetime::options::{Alignment, Length, SubsecondDigits, TimePrecision, YearStyle};
 use icu::locale::Locale;
 use icu::time::zone::{IanaParser, UtcOffset, ZoneNameTimestamp};
 use icu::time::{Time, TimeZone, ZonedDateTime};
 use rquickjs::class::Trace;
+use writeable::TryWriteable;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
 
 use super::parts::{Nesting, Parts};
@@ -36,6 +39,42 @@ pub(crate) struct DateFormatter {
     /// A weekday with a time and no other date field: joined by a space, as V8 does.
     #[qjs(skip_trace)]
     weekday_time: bool,
+    /// `dayPeriod` alone (no hour): the flexible day period ("in the morning"), which
+    /// ICU4X's field sets cannot ask for, formatted from a `B` pattern instead.
+    #[qjs(skip_trace)]
+    day_period: Option<DayPeriodOnly>,
+}
+
+/// The names and the pattern (`B`, `BBBB` or `BBBBB`) of a day period formatted alone.
+struct DayPeriodOnly {
+    names: FixedCalendarDateTimeNames<(), TimeFieldSet>,
+    pattern: DateTimePattern,
+}
+
+impl DayPeriodOnly {
+    /// For `dayPeriod` (`narrow`, `short` or `long`) when it is the only time field.
+    fn new(locale: &Locale, width: &str) -> rquickjs::Result<Self> {
+        let (length, pattern) = match width {
+            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB"),
+            "long" => (DayPeriodNameLength::Wide, "BBBB"),
+            _ => (DayPeriodNameLength::Abbreviated, "B"),
+        };
+        let mut names =
+            FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into()).map_err(failure)?;
+        names.include_day_period_names(length).map_err(failure)?;
+        let pattern = pattern.parse().map_err(failure)?;
+        Ok(DayPeriodOnly { names, pattern })
+    }
+
+    fn format(&self, time: &Time) -> String {
+        let mut out = String::new();
+        let _ = self
+            .names
+            .with_pattern_unchecked(&self.pattern)
+            .format(time)
+            .try_write_to(&mut out);
+        out
+    }
 }
 
 fn text(o: &Object, key: &str) -> rquickjs::Result<Option<String>> {
@@ -171,10 +210,28 @@ impl DateFormatter {
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
         let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
-        let fields = field_set(o)?;
+        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
+        let alone = !styled
+            && ["weekday", "era", "year", "month", "day", "hour", "minute", "second"]
+                .iter()
+                .map(|k| text(o, k))
+                .collect::<rquickjs::Result<Vec<_>>>()?
+                .iter()
+                .all(Option::is_none)
+            && o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_none();
+        let day_period = match text(o, "dayPeriod")? {
+            Some(width) if alone => Some(DayPeriodOnly::new(&locale, &width)?),
+            _ => None,
+        };
+        let fields = if day_period.is_some() {
+            let mut b = FieldSetBuilder::new();
+            b.time_precision = Some(TimePrecision::Hour);
+            b.build_composite().map_err(failure)?
+        } else {
+            field_set(o)?
+        };
         let formatter = DateTimeFormatter::try_new((&locale).into(), fields).map_err(failure)?;
         let weekday = weekday_formatter(&locale, o)?;
-        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
         let mut unasked = Vec::new();
         if !styled {
             for (field, key) in [
@@ -205,6 +262,7 @@ impl DateFormatter {
             weekday,
             unasked,
             weekday_time,
+            day_period,
         })
     }
 
@@ -230,6 +288,9 @@ impl DateFormatter {
             .icu_zone
             .with_offset(UtcOffset::try_from_seconds(offset).ok())
             .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(ts.as_second()));
+        if let Some(only) = &self.day_period {
+            return Ok(vec![("dayPeriod", only.format(&time))]);
+        }
         let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
         let mut parts = Parts::of(&self.formatter.format(&zoned)).pieces(Nesting::Outer);
         if let Some(f) = &self.weekday {

@@ -23,7 +23,10 @@ pub(crate) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
 }
 
 fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    // No prototype: a setter a program defined on Object.prototype ("timeZone") must not
+    // see the table being filled (the table is built when Intl is first touched).
     let t = Object::new(ctx.clone())?;
+    t.set_prototype(None)?;
     t.set(
         "numberFormatter",
         Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, o: Object<'js>| {

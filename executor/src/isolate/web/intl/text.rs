@@ -18,7 +18,7 @@ use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
 
 use super::number;
-use super::parts::{Nesting, Parts};
+use super::parts::{Nesting, Parts, put};
 
 fn locale(tag: &str) -> Locale {
     tag.parse().unwrap_or(Locale::UNKNOWN)
@@ -82,9 +82,15 @@ impl PluralSelector {
         self.select(b, o)
     }
 
-    /// The categories of the locale, in CLDR order (zero, one, two, few, many, other).
-    pub fn categories(&self) -> Vec<&'static str> {
-        self.rules.categories().map(category_name).collect()
+    /// The categories of the locale, in CLDR order (zero, one, two, few, many, other),
+    /// separated by spaces (`intl.js` splits them: a string crosses into JavaScript without
+    /// storing into an array a program may have tainted).
+    pub fn categories(&self) -> String {
+        self.rules
+            .categories()
+            .map(category_name)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -224,12 +230,12 @@ pub(crate) fn segments<'js>(
     let out = Array::new(ctx.clone())?;
     let push = |i: usize, start: usize, word: Option<bool>| -> rquickjs::Result<()> {
         let pair = Array::new(ctx.clone())?;
-        pair.set(0, start)?;
+        put(&pair, 0u32, start)?;
         match word {
-            Some(w) => pair.set(1, w)?,
-            None => pair.set(1, rquickjs::Undefined)?,
+            Some(w) => put(&pair, 1u32, w)?,
+            None => put(&pair, 1u32, rquickjs::Undefined)?,
         }
-        out.set(i, pair)
+        put(&out, i as u32, pair)
     };
     let mut n = 0;
     match granularity {
