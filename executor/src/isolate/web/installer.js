@@ -91,6 +91,31 @@
     value: arrayToLocaleString,
     writable: true, configurable: true, enumerable: false,
   });
+  // %TypedArray%.prototype.toLocaleString likewise hands them on (ECMA-402 13.5.1); the
+  // receiver must be a typed array (the length getter checks it) that is not detached.
+  const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+  const typedLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
+  const typedBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
+  const detached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get;
+  const typedToLocaleString = {
+    toLocaleString(locales, options) {
+      const n = typedLength.call(this);
+      const buffer = typedBuffer.call(this);
+      if (detached !== undefined && buffer instanceof ArrayBuffer && detached.call(buffer)) throw new TypeError("Cannot perform %TypedArray%.prototype.toLocaleString on a detached ArrayBuffer");
+      let s = "";
+      for (let i = 0; i < n; i++) {
+        if (i > 0) s += ",";
+        const e = this[i];
+        if (e !== undefined && e !== null) s += String(e.toLocaleString(locales, options));
+      }
+      return s;
+    },
+  }.toLocaleString;
+  define(typedToLocaleString, "length", { value: 0 });
+  define(TypedArrayPrototype, "toLocaleString", {
+    value: typedToLocaleString,
+    writable: true, configurable: true, enumerable: false,
+  });
   for (const [proto, key, method] of hooks) {
     const fn = locale(method);
     define(fn, "name", { value: key });

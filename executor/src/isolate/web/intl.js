@@ -63,8 +63,9 @@
     const v = o[k];
     return v === undefined ? fallback : Boolean(v);
   };
-  const num = (o, k, min, max, fallback) => {
-    const v = o[k];
+  const num = (o, k, min, max, fallback) => numValue(o[k], k, min, max, fallback);
+  // DefaultNumberOption: a value already read.
+  const numValue = (v, k, min, max, fallback) => {
     if (v === undefined) return fallback;
     const n = Number(v);
     if (!Number.isFinite(n) || n < min || n > max) throw new RangeError(`${k} value is out of range.`);
@@ -76,13 +77,15 @@
     if (locales === undefined) return [];
     if (locales === null) throw new TypeError("Cannot convert undefined or null to object");
     const seen = [];
-    const list = typeof locales === "string" || locales instanceof Locale ? [locales] : Object(locales);
-    const len = typeof locales === "string" || locales instanceof Locale ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
+    const single = typeof locales === "string" || locales_.has(locales);
+    const list = single ? [locales] : Object(locales);
+    const len = single ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
     for (let i = 0; i < len; i++) {
       if (!(i in list)) continue;
       const v = list[i];
       if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeError("Language ID should be string or object.");
-      const s = v instanceof Locale ? v.toString() : String(v);
+      // A Locale gives its tag from its slot, without calling its toString.
+      const s = locales_.has(v) ? locales_.get(v).tag : String(v);
       const c = N.canonicalize(s);
       if (c === undefined || c === null) throw new RangeError(`Invalid language tag: ${s}`);
       if (!seen.includes(c)) append(seen, c);
@@ -174,14 +177,14 @@
     }
     if (needSd) {
       if (hasSd) {
-        r.minimumSignificantDigits = num(o, "minimumSignificantDigits", 1, 21, 1);
-        r.maximumSignificantDigits = num(o, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
+        r.minimumSignificantDigits = numValue(mnsd, "minimumSignificantDigits", 1, 21, 1);
+        r.maximumSignificantDigits = numValue(mxsd, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
       } else { r.minimumSignificantDigits = 1; r.maximumSignificantDigits = 21; }
     }
     if (needFd) {
       if (hasFd) {
-        let lo = num(o, "minimumFractionDigits", 0, 100, undefined);
-        let hi = num(o, "maximumFractionDigits", 0, 100, undefined);
+        let lo = numValue(mnfd, "minimumFractionDigits", 0, 100, undefined);
+        let hi = numValue(mxfd, "maximumFractionDigits", 0, 100, undefined);
         if (lo === undefined) lo = Math.min(mnfdDefault, hi);
         else if (hi === undefined) hi = Math.max(mxfdDefault, lo);
         else if (lo > hi) throw new RangeError("maximumFractionDigits value is out of range.");
@@ -233,14 +236,15 @@
     const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
     const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal", S_NF);
     let currency = opt(o, "currency", null, undefined, S_NF);
+    // SetNumberFormatUnitOptions: a missing currency (or unit) is refused as soon as it is read.
+    if (currency === undefined && style === "currency") throw new TypeError("Currency code is required with currency style.");
     if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
     const currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", S_NF);
     const currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard", S_NF);
     const unit = opt(o, "unit", null, undefined, S_NF);
+    if (unit === undefined && style === "unit") throw new TypeError("Unit is required with unit style.");
     if (unit !== undefined && !isUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
     const unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short", S_NF);
-    if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
-    if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
     if (currency !== undefined) currency = currency.toUpperCase();
     const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_NF);
     const cDigits = style === "currency" ? (CURRENCY_DIGITS[currency] ?? 2) : 0;
@@ -489,15 +493,19 @@
       const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
       // notation and compactDisplay are read (and validated) as V8 reads them.
       const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_PR);
-      opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
+      const compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
       const r = record({ locale: base, type, notation });
+      if (notation === "compact") r.compactDisplay = compactDisplay;
       const digits = digitOptions(o, r, 0, 3, notation, S_PR);
+      // Compact notation's default rounding (two significant digits, more precision wins)
+      // shows no fraction digits, as V8 resolves it.
+      if (digits.compactDefault) { delete r.minimumFractionDigits; delete r.maximumFractionDigits; }
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
       r.pluralCategories = sorted(rules.categories().split(" "), (a, b) => order.findIndex((x) => x === a) < order.findIndex((x) => x === b));
       r.roundingIncrement = digits.increment;
       r.roundingMode = digits.roundingMode;
-      r.roundingPriority = digits.priority;
+      r.roundingPriority = digits.compactDefault ? "morePrecision" : digits.priority;
       r.trailingZeroDisplay = digits.trailing;
       pluralRules.set(this, { r, rules, digits: { ...r, roundingType: digits.roundingType } });
     }
@@ -698,6 +706,7 @@
   define(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
 
   // DisplayNames.
+  const DATE_TIME_FIELDS = ["era", "year", "quarter", "month", "weekOfYear", "weekday", "day", "dayPeriod", "hour", "minute", "second", "timeZoneName"];
   const S_DN = "Intl.DisplayNames";
   const displayNames = new WeakMap();
   class DisplayNames {
@@ -733,6 +742,11 @@
       } else if (s.type === "currency") {
         if (!/^[A-Za-z]{3}$/.test(c)) throw new RangeError("invalid_argument");
         c = c.toUpperCase();
+      } else if (s.type === "calendar") {
+        if (!typeToken.test(c)) throw new RangeError("invalid_argument");
+        c = canonicalCa(c.toLowerCase());
+      } else if (s.type === "dateTimeField") {
+        if (!DATE_TIME_FIELDS.includes(c)) throw new RangeError("invalid_argument");
       }
       const name = s.type === "currency" || s.type === "calendar" || s.type === "dateTimeField" ? undefined : N.displayName(s.locale, s.type, s.style, c);
       if (name !== undefined && name !== null) return name;
@@ -858,9 +872,25 @@
     const t = localeState(this, name).tag;
     return fn(t, split(t));
   } }[name]);
-  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : copy(CALENDARS_BY_REGION[likely(t).region] ?? ["gregory"])));
+  // ECMA-402's RegionPreference: the -u-rg- override ("thzzzz"), else the tag's region, else
+  // the -u-sd- subdivision's region ("gbeng"), else the likely region; `override` says
+  // whether a keyword chose it.
+  const regionPreference = (t, s) => {
+    const rg = s.keywords.rg, sd = s.keywords.sd;
+    if (rg !== undefined && /^([a-z]{2}|\d{3})zzzz$/.test(rg)) return { region: rg.slice(0, -4).toUpperCase(), override: true };
+    const own = s.base.split("-").filter((_, j) => j > 0).find((p) => p.length === 2 || /^\d{3}$/.test(p));
+    if (own !== undefined) return { region: own, override: false };
+    if (sd !== undefined && /^([a-z]{2}|\d{3})[a-z0-9]{1,4}$/.test(sd)) return { region: (/^\d/.test(sd) ? sd.slice(0, 3) : sd.slice(0, 2)).toUpperCase(), override: true };
+    return { region: likely(t).region, override: false };
+  };
+  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : copy(CALENDARS_BY_REGION[regionPreference(t, s).region] ?? ["gregory"])));
   localeInfo("getCollations", (t, s) => (s.keywords.co ? [s.keywords.co] : copy(COLLATIONS_BY_LANGUAGE[likely(t).language] ?? ["emoji", "eor"])));
-  localeInfo("getHourCycles", (t, s) => [s.keywords.hc ?? new DateTimeFormat(s.base, { hour: "numeric" }).resolvedOptions().hourCycle]);
+  localeInfo("getHourCycles", (t, s) => {
+    if (s.keywords.hc) return [s.keywords.hc];
+    const { region, override } = regionPreference(t, s);
+    const tag = override ? `${s.base.split("-")[0]}-${region}` : s.base;
+    return [new DateTimeFormat(tag, { hour: "numeric" }).resolvedOptions().hourCycle];
+  });
   localeInfo("getNumberingSystems", (t, s) => [s.keywords.nu ?? N.numberingSystem(s.base)]);
   localeInfo("getTextInfo", (t) => ({ direction: RTL_SCRIPTS.includes(likely(t).script) ? "rtl" : "ltr" }));
   tag(Locale, "Intl.Locale");
