@@ -92,16 +92,15 @@
     writable: true, configurable: true, enumerable: false,
   });
   // %TypedArray%.prototype.toLocaleString likewise hands them on (ECMA-402 13.5.1); the
-  // receiver must be a typed array (the length getter checks it) that is not detached.
+  // receiver must be a typed array neither detached nor out of bounds (ValidateTypedArray,
+  // which the engine's own entries() performs without side effects).
   const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
   const typedLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
-  const typedBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
-  const detached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get;
+  const typedEntries = TypedArrayPrototype.entries;
   const typedToLocaleString = {
     toLocaleString(locales, options) {
+      typedEntries.call(this);
       const n = typedLength.call(this);
-      const buffer = typedBuffer.call(this);
-      if (detached !== undefined && buffer instanceof ArrayBuffer && detached.call(buffer)) throw new TypeError("Cannot perform %TypedArray%.prototype.toLocaleString on a detached ArrayBuffer");
       let s = "";
       for (let i = 0; i < n; i++) {
         if (i > 0) s += ",";
