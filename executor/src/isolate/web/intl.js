@@ -97,12 +97,14 @@
     const parts = t.split("-");
     const keywords = Object.create(null);
     let base = [], i = 0;
+    // The -u- attributes and the other extensions and private use, kept as they are.
+    const attributes = [], others = [];
     for (; i < parts.length && parts[i].length !== 1; i++) append(base, parts[i]);
     while (i < parts.length) {
       const singleton = parts[i++];
-      if (singleton === "x") break;
-      if (singleton !== "u") { while (i < parts.length && parts[i].length !== 1) i++; continue; }
-      while (i < parts.length && parts[i].length > 2) i++;
+      if (singleton === "x") { append(others, "x"); while (i < parts.length) append(others, parts[i++]); break; }
+      if (singleton !== "u") { append(others, singleton); while (i < parts.length && parts[i].length !== 1) append(others, parts[i++]); continue; }
+      while (i < parts.length && parts[i].length > 2) append(attributes, parts[i++]);
       while (i < parts.length && parts[i].length === 2) {
         const key = parts[i++];
         const value = [];
@@ -110,7 +112,7 @@
         if (!(key in keywords)) keywords[key] = value.length ? joined(value, "-") : "true";
       }
     }
-    return { base: joined(base, "-"), keywords };
+    return { base: joined(base, "-"), keywords, attributes, others };
   };
   // The locale a service resolves for `locales`: the first supported one (or en-US), with the
   // requested keywords in `relevant` that `valid` accepts.
@@ -814,7 +816,11 @@
       const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
       if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
       const nu = get("numberingSystem", typeToken); if (nu !== undefined) kw.nu = nu;
-      const full = withKeywords(joined(baseParts, "-"), kw);
+      // The attributes, other extensions and private use ride along ("en-x-u-foo").
+      let full = withKeywords(joined(baseParts, "-"), kw);
+      const { attributes, others } = split(c);
+      if (attributes.length) full = full.includes("-u-") ? full.replace("-u-", `-u-${joined(attributes, "-")}-`) : `${full}-u-${joined(attributes, "-")}`;
+      if (others.length) full = `${full}-${joined(others, "-")}`;
       c = N.canonicalize(full);
       if (c === undefined || c === null) throw new RangeError("Incorrect locale information provided");
       locales_.set(this, { tag: c });

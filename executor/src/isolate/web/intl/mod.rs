@@ -13,6 +13,7 @@ mod number;
 mod parts;
 mod text;
 
+use icu::locale::preferences::extensions::unicode::keywords::CalendarAlgorithm;
 use icu::locale::{LanguageIdentifier, Locale, LocaleCanonicalizer, LocaleExpander};
 use icu_provider::prelude::*;
 use rquickjs::{Class, Ctx, Function, Object, Value};
@@ -140,6 +141,16 @@ fn canonicalize(tag: String) -> Option<String> {
     }
     let mut locale = Locale::try_from_str(&tag).ok()?;
     LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
+    // The calendar's deprecated names (`islamicc`, `ethiopic-amete-alem`), which ICU4X's
+    // canonicalizer leaves (its CLDR data lacks the bcp47 aliases) and its calendar
+    // preference parses: written back as that preference's canonical value.
+    let ca = icu::locale::extensions::unicode::key!("ca");
+    let keywords = &mut locale.extensions.unicode.keywords;
+    if let Some(value) = keywords.get(&ca)
+        && let Ok(calendar) = CalendarAlgorithm::try_from(value)
+    {
+        keywords.set(ca, calendar.into());
+    }
     Some(locale.to_string())
 }
 
