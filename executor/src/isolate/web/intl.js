@@ -377,7 +377,8 @@
     if (offsetZone.test(s)) {
       const sign = s[0], h = s.slice(1, 3), m = s.length > 3 ? s.slice(-2) : "00";
       if (Number(h) > 23 || Number(m) > 59) throw new RangeError(`Invalid time zone specified: ${s}`);
-      return `${sign}${h}:${m}`;
+      // -00 and -00:00 are UTC's offset, written +00:00.
+      return `${h === "00" && m === "00" ? "+" : sign}${h}:${m}`;
     }
     const z = N.timeZone(s);
     if (z === undefined || z === null) throw new RangeError(`Invalid time zone specified: ${s}`);
@@ -448,8 +449,7 @@
     if (dateStyle) r.dateStyle = dateStyle;
     if (timeStyle) r.timeStyle = timeStyle;
     const kw = { hc: hasHour ? (hc === "h24" ? "h23" : hc) : undefined, nu: r.numberingSystem, ca: ca === undefined ? undefined : ca };
-    const zoneForNative = offsetZone.test(timeZone) ? `Etc/GMT${timeZone[0] === "+" ? "-" : "+"}${Number(timeZone.slice(1, 3))}` : timeZone;
-    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone: zoneForNative });
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone });
     dateFormats.set(this, { r, formatter });
   }
   const dateState = (d, name) => {
@@ -922,7 +922,7 @@
       case "collation": return copy(COLLATIONS);
       case "currency": return copy(CURRENCIES);
       case "numberingSystem": return copy(NUMBERING_SYSTEMS);
-      case "timeZone": return N.timeZones();
+      case "timeZone": return N.timeZones().split(" ");
       case "unit": return copy(SANCTIONED_UNITS);
       default: throw new RangeError(`Invalid key : ${k}`);
     }

@@ -8,14 +8,14 @@ use icu::datetime::DateTimeFormatter;
 use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
 use icu::datetime::fieldsets::enums::CompositeFieldSet;
 use icu::datetime::fieldsets::enums::TimeFieldSet;
-use icu::datetime::pattern::{DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames};
 use icu::datetime::options::{Alignment, Length, SubsecondDigits, TimePrecision, YearStyle};
+use icu::datetime::pattern::{DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames};
 use icu::locale::Locale;
 use icu::time::zone::{IanaParser, UtcOffset, ZoneNameTimestamp};
 use icu::time::{Time, TimeZone, ZonedDateTime};
 use rquickjs::class::Trace;
-use writeable::TryWriteable;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
+use writeable::TryWriteable;
 
 use super::parts::{Nesting, Parts};
 
@@ -59,8 +59,8 @@ impl DayPeriodOnly {
             "long" => (DayPeriodNameLength::Wide, "BBBB"),
             _ => (DayPeriodNameLength::Abbreviated, "B"),
         };
-        let mut names =
-            FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into()).map_err(failure)?;
+        let mut names = FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into())
+            .map_err(failure)?;
         names.include_day_period_names(length).map_err(failure)?;
         let pattern = pattern.parse().map_err(failure)?;
         Ok(DayPeriodOnly { names, pattern })
@@ -212,12 +212,14 @@ impl DateFormatter {
         let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
         let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
         let alone = !styled
-            && ["weekday", "era", "year", "month", "day", "hour", "minute", "second"]
-                .iter()
-                .map(|k| text(o, k))
-                .collect::<rquickjs::Result<Vec<_>>>()?
-                .iter()
-                .all(Option::is_none)
+            && [
+                "weekday", "era", "year", "month", "day", "hour", "minute", "second",
+            ]
+            .iter()
+            .map(|k| text(o, k))
+            .collect::<rquickjs::Result<Vec<_>>>()?
+            .iter()
+            .all(Option::is_none)
             && o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_none();
         let day_period = match text(o, "dayPeriod")? {
             Some(width) if alone => Some(DayPeriodOnly::new(&locale, &width)?),
@@ -253,7 +255,9 @@ impl DateFormatter {
             && !has("day")?
             && has("hour")?;
         let name = text(o, "timeZone")?.unwrap_or_else(|| "UTC".to_string());
-        let zone = zone(&name).ok_or_else(|| failure(format!("unknown time zone {name}")))?;
+        let zone = offset_zone(&name)
+            .or_else(|| zone(&name))
+            .ok_or_else(|| failure(format!("unknown time zone {name}")))?;
         let icu_zone = IanaParser::new().parse(zone.iana_name().unwrap_or(&name));
         Ok(DateFormatter {
             formatter,
@@ -482,15 +486,32 @@ fn icu_name(canonical: &str) -> &str {
 }
 
 /// The canonical names of every zone, as ICU names them, sorted (`supportedValuesOf`).
-pub(crate) fn zone_names() -> Vec<String> {
+pub(crate) fn zone_names() -> String {
+    // The canonical location zones, as ICU lists them for V8 (measured on the reference):
+    // no `Etc/` zones and none of the POSIX-style names without a region (`EST5EDT`).
     let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
         .iter()
         .map(|z| icu_name(z.canonical).to_string())
-        .filter(|n| !n.is_empty() && n != "Etc/Unknown")
+        .filter(|n| n.contains('/') && !n.starts_with("Etc/"))
         .collect();
     names.sort();
     names.dedup();
-    names
+    // Space-separated: `intl.js` splits it (a string crosses without storing into an array
+    // a program may have tainted).
+    names.join(" ")
+}
+
+/// A UTC offset time zone (`+03:01`, as `intl.js` normalizes the option): a fixed offset.
+fn offset_zone(name: &str) -> Option<jiff::tz::TimeZone> {
+    let b = name.as_bytes();
+    if b.len() != 6 || !matches!(b[0], b'+' | b'-') || b[3] != b':' {
+        return None;
+    }
+    let hours: i32 = name[1..3].parse().ok()?;
+    let minutes: i32 = name[4..6].parse().ok()?;
+    let sign = if b[0] == b'-' { -1 } else { 1 };
+    let offset = jiff::tz::Offset::from_seconds(sign * (hours * 3600 + minutes * 60)).ok()?;
+    Some(jiff::tz::TimeZone::fixed(offset))
 }
 
 /// The zone's canonical name as ICU gives it (`US/Pacific` → `America/Los_Angeles`,

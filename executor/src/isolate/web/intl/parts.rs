@@ -240,7 +240,10 @@ pub(crate) fn put<'js, K: IntoAtom<'js>, V: IntoJs<'js>>(
     key: K,
     value: V,
 ) -> rquickjs::Result<()> {
-    o.prop(key, Property::from(value).writable().enumerable().configurable())
+    o.prop(
+        key,
+        Property::from(value).writable().enumerable().configurable(),
+    )
 }
 
 /// A part of a number, by its ECMA-402 type.
