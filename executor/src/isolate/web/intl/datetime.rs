@@ -54,27 +54,48 @@ struct DayPeriodOnly {
 impl DayPeriodOnly {
     /// For `dayPeriod` (`narrow`, `short` or `long`) when it is the only time field.
     fn new(locale: &Locale, width: &str) -> rquickjs::Result<Self> {
-        let (length, pattern) = match width {
-            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB"),
-            "long" => (DayPeriodNameLength::Wide, "BBBB"),
-            _ => (DayPeriodNameLength::Abbreviated, "B"),
+        let (length, pattern, am_pm) = match width {
+            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB", "aaaaa"),
+            "long" => (DayPeriodNameLength::Wide, "BBBB", "aaaa"),
+            _ => (DayPeriodNameLength::Abbreviated, "B", "a"),
         };
         let mut names = FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into())
             .map_err(failure)?;
         names.include_day_period_names(length).map_err(failure)?;
-        let pattern = pattern.parse().map_err(failure)?;
+        let pattern: DateTimePattern = pattern.parse().map_err(failure)?;
+        let am_pm: DateTimePattern = am_pm.parse().map_err(failure)?;
+        // Where ICU4X's compiled data has no flexible day periods for the locale (en, fr,
+        // ja… have none there; de and zh-Hant do), `B` falls back to AM/PM, which V8 never
+        // prints for dayPeriod alone: refused rather than answered wrong.
+        let flexible = (0..24u8).any(|h| {
+            Time::try_new(h, 0, 0, 0)
+                .is_ok_and(|t| write(&names, &pattern, &t) != write(&names, &am_pm, &t))
+        });
+        if !flexible {
+            return Err(failure(format!(
+                "dayPeriod without an hour is not supported for locale {locale}: ICU4X's compiled data has no flexible day periods for it"
+            )));
+        }
         Ok(DayPeriodOnly { names, pattern })
     }
 
     fn format(&self, time: &Time) -> String {
-        let mut out = String::new();
-        let _ = self
-            .names
-            .with_pattern_unchecked(&self.pattern)
-            .format(time)
-            .try_write_to(&mut out);
-        out
+        write(&self.names, &self.pattern, time)
     }
+}
+
+/// `time` through `pattern` with `names`.
+fn write(
+    names: &FixedCalendarDateTimeNames<(), TimeFieldSet>,
+    pattern: &DateTimePattern,
+    time: &Time,
+) -> String {
+    let mut out = String::new();
+    let _ = names
+        .with_pattern_unchecked(pattern)
+        .format(time)
+        .try_write_to(&mut out);
+    out
 }
 
 fn text(o: &Object, key: &str) -> rquickjs::Result<Option<String>> {
