@@ -44,7 +44,7 @@
   }).hook;
   const hooks = [
     [Number.prototype, "toLocaleString", "numberToLocaleString"],
-    [BigInt.prototype, "toLocaleString", "numberToLocaleString"],
+    [BigInt.prototype, "toLocaleString", "bigintToLocaleString"],
     [Date.prototype, "toLocaleString", "dateToLocaleString"],
     [Date.prototype, "toLocaleDateString", "dateToLocaleDateString"],
     [Date.prototype, "toLocaleTimeString", "dateToLocaleTimeString"],
@@ -89,6 +89,30 @@
   define(arrayToLocaleString, "length", { value: 0 });
   define(Array.prototype, "toLocaleString", {
     value: arrayToLocaleString,
+    writable: true, configurable: true, enumerable: false,
+  });
+  // %TypedArray%.prototype.toLocaleString likewise hands them on (ECMA-402 13.5.1); the
+  // receiver must be a typed array neither detached nor out of bounds (ValidateTypedArray,
+  // which the engine's own entries() performs without side effects).
+  const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+  const typedLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
+  const typedEntries = TypedArrayPrototype.entries;
+  const typedToLocaleString = {
+    toLocaleString(locales, options) {
+      typedEntries.call(this);
+      const n = typedLength.call(this);
+      let s = "";
+      for (let i = 0; i < n; i++) {
+        if (i > 0) s += ",";
+        const e = this[i];
+        if (e !== undefined && e !== null) s += String(e.toLocaleString(locales, options));
+      }
+      return s;
+    },
+  }.toLocaleString;
+  define(typedToLocaleString, "length", { value: 0 });
+  define(TypedArrayPrototype, "toLocaleString", {
+    value: typedToLocaleString,
     writable: true, configurable: true, enumerable: false,
   });
   for (const [proto, key, method] of hooks) {

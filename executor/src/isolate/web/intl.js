@@ -10,6 +10,30 @@
   const tag = (C, name) => define(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
   const DEFAULT_LOCALE = "en-US";
   const FALLBACK = Symbol("IntlLegacyConstructedSymbol");
+  // Lists are built and read without Array.prototype's overridable methods and without its
+  // index setters: a program may replace push, join, slice, sort or indexOf, or define a
+  // setter for "0", and Intl must not notice (ECMA-402's internal Lists).
+  const append = (a, v) => { define(a, a.length, { value: v, writable: true, enumerable: true, configurable: true }); return a; };
+  const joined = (a, sep) => { let s = ""; for (let i = 0; i < a.length; i++) s += (i ? sep : "") + a[i]; return s; };
+  const copy = (a) => a.map((x) => x);
+  // Records likewise: no prototype, so a setter a program defines on Object.prototype for
+  // "weekday" or "timeZone" never runs when a field is stored.
+  const record = (o) => Object.assign(Object.create(null), o);
+  // An accessor whose getter is named as the specification's are ("get format").
+  const accessor = (o, name, fn) => define(o, name, {
+    get: Object.getOwnPropertyDescriptor({ get [name]() { return fn(this); } }, name).get,
+    configurable: true, enumerable: false,
+  });
+  const sorted = (a, before = (x, y) => x < y) => {
+    const b = copy(a);
+    for (let i = 1; i < b.length; i++) {
+      const x = b[i];
+      let j = i;
+      for (; j > 0 && before(x, b[j - 1]); j--) b[j] = b[j - 1];
+      b[j] = x;
+    }
+    return b;
+  };
 
   // Options, read as ECMA-402's GetOption does (ToString, then the allowed values).
   // CoerceOptionsToObject: undefined is an empty record, null is refused (ToObject).
@@ -39,8 +63,9 @@
     const v = o[k];
     return v === undefined ? fallback : Boolean(v);
   };
-  const num = (o, k, min, max, fallback) => {
-    const v = o[k];
+  const num = (o, k, min, max, fallback) => numValue(o[k], k, min, max, fallback);
+  // DefaultNumberOption: a value already read.
+  const numValue = (v, k, min, max, fallback) => {
     if (v === undefined) return fallback;
     const n = Number(v);
     if (!Number.isFinite(n) || n < min || n > max) throw new RangeError(`${k} value is out of range.`);
@@ -52,16 +77,18 @@
     if (locales === undefined) return [];
     if (locales === null) throw new TypeError("Cannot convert undefined or null to object");
     const seen = [];
-    const list = typeof locales === "string" || locales instanceof Locale ? [locales] : Object(locales);
-    const len = typeof locales === "string" || locales instanceof Locale ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
+    const single = typeof locales === "string" || locales_.has(locales);
+    const list = single ? [locales] : Object(locales);
+    const len = single ? 1 : Math.min(Math.max(0, Math.floor(Number(list.length)) || 0), 2 ** 32);
     for (let i = 0; i < len; i++) {
       if (!(i in list)) continue;
       const v = list[i];
       if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeError("Language ID should be string or object.");
-      const s = v instanceof Locale ? v.toString() : String(v);
+      // A Locale gives its tag from its slot, without calling its toString.
+      const s = locales_.has(v) ? locales_.get(v).tag : String(v);
       const c = N.canonicalize(s);
       if (c === undefined || c === null) throw new RangeError(`Invalid language tag: ${s}`);
-      if (!seen.includes(c)) seen.push(c);
+      if (!seen.includes(c)) append(seen, c);
     }
     return seen;
   };
@@ -70,20 +97,22 @@
     const parts = t.split("-");
     const keywords = Object.create(null);
     let base = [], i = 0;
-    for (; i < parts.length && parts[i].length !== 1; i++) base.push(parts[i]);
+    // The -u- attributes and the other extensions and private use, kept as they are.
+    const attributes = [], others = [];
+    for (; i < parts.length && parts[i].length !== 1; i++) append(base, parts[i]);
     while (i < parts.length) {
       const singleton = parts[i++];
-      if (singleton === "x") break;
-      if (singleton !== "u") { while (i < parts.length && parts[i].length !== 1) i++; continue; }
-      while (i < parts.length && parts[i].length > 2) i++;
+      if (singleton === "x") { append(others, "x"); while (i < parts.length) append(others, parts[i++]); break; }
+      if (singleton !== "u") { append(others, singleton); while (i < parts.length && parts[i].length !== 1) append(others, parts[i++]); continue; }
+      while (i < parts.length && parts[i].length > 2) append(attributes, parts[i++]);
       while (i < parts.length && parts[i].length === 2) {
         const key = parts[i++];
         const value = [];
-        while (i < parts.length && parts[i].length > 2) value.push(parts[i++]);
-        if (!(key in keywords)) keywords[key] = value.length ? value.join("-") : "true";
+        while (i < parts.length && parts[i].length > 2) append(value, parts[i++]);
+        if (!(key in keywords)) keywords[key] = value.length ? joined(value, "-") : "true";
       }
     }
-    return { base: base.join("-"), keywords };
+    return { base: joined(base, "-"), keywords, attributes, others };
   };
   // The locale a service resolves for `locales`: the first supported one (or en-US), with the
   // requested keywords in `relevant` that `valid` accepts.
@@ -104,8 +133,8 @@
     return { base: found.base, kept };
   };
   const withKeywords = (base, kw) => {
-    const keys = Object.keys(kw).filter((k) => kw[k] !== undefined).sort();
-    return keys.length ? `${base}-u-${keys.map((k) => (kw[k] === "true" ? k : `${k}-${kw[k]}`)).join("-")}` : base;
+    const keys = sorted(Object.keys(kw).filter((k) => kw[k] !== undefined));
+    return keys.length ? `${base}-u-${joined(keys.map((k) => (kw[k] === "true" ? k : `${k}-${kw[k]}`)), "-")}` : base;
   };
   const supportedLocalesOf = (locales, o) => {
     o = options(o);
@@ -150,14 +179,14 @@
     }
     if (needSd) {
       if (hasSd) {
-        r.minimumSignificantDigits = num(o, "minimumSignificantDigits", 1, 21, 1);
-        r.maximumSignificantDigits = num(o, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
+        r.minimumSignificantDigits = numValue(mnsd, "minimumSignificantDigits", 1, 21, 1);
+        r.maximumSignificantDigits = numValue(mxsd, "maximumSignificantDigits", r.minimumSignificantDigits, 21, 21);
       } else { r.minimumSignificantDigits = 1; r.maximumSignificantDigits = 21; }
     }
     if (needFd) {
       if (hasFd) {
-        let lo = num(o, "minimumFractionDigits", 0, 100, undefined);
-        let hi = num(o, "maximumFractionDigits", 0, 100, undefined);
+        let lo = numValue(mnfd, "minimumFractionDigits", 0, 100, undefined);
+        let hi = numValue(mxfd, "maximumFractionDigits", 0, 100, undefined);
         if (lo === undefined) lo = Math.min(mnfdDefault, hi);
         else if (hi === undefined) hi = Math.max(mxfdDefault, lo);
         else if (lo > hi) throw new RangeError("maximumFractionDigits value is out of range.");
@@ -191,8 +220,8 @@
     if (typeof x !== "object" || x === null) return undefined;
     const s = states.get(x);
     if (s !== undefined || !C.prototype.isPrototypeOf(x)) return s;
-    const inner = Object.getOwnPropertyDescriptor(x, FALLBACK);
-    return inner === undefined ? undefined : states.get(inner.value);
+    const inner = x[FALLBACK];
+    return typeof inner === "object" && inner !== null ? states.get(inner) : undefined;
   };
   const numberState = (nf, name) => {
     const s = unwrap(nf, NumberFormat, numberFormats);
@@ -209,21 +238,22 @@
     const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
     const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal", S_NF);
     let currency = opt(o, "currency", null, undefined, S_NF);
+    // SetNumberFormatUnitOptions: a missing currency (or unit) is refused as soon as it is read.
+    if (currency === undefined && style === "currency") throw new TypeError("Currency code is required with currency style.");
     if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
     const currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", S_NF);
     const currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard", S_NF);
     const unit = opt(o, "unit", null, undefined, S_NF);
+    if (unit === undefined && style === "unit") throw new TypeError("Unit is required with unit style.");
     if (unit !== undefined && !isUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
     const unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short", S_NF);
-    if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
-    if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
     if (currency !== undefined) currency = currency.toUpperCase();
     const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_NF);
     const cDigits = style === "currency" ? (CURRENCY_DIGITS[currency] ?? 2) : 0;
     const mnfdDefault = style === "currency" && notation === "standard" ? cDigits : 0;
     const mxfdDefault = style === "currency" && notation === "standard" ? cDigits : style === "percent" ? 0 : 3;
     const locale = withKeywords(base, nu === kept.nu ? { nu } : {});
-    const r = { locale, numberingSystem: nu ?? N.numberingSystem(base), style };
+    const r = record({ locale, numberingSystem: nu ?? N.numberingSystem(base), style });
     if (style === "currency") Object.assign(r, { currency, currencyDisplay, currencySign });
     if (style === "unit") Object.assign(r, { unit, unitDisplay });
     const digits = digitOptions(o, r, mnfdDefault, mxfdDefault, notation, S_NF);
@@ -288,27 +318,26 @@
     const one = Number(v) === 1;
     const label = names ? (unitDisplay === "long" ? names[one ? 1 : 2] : names[0]) : unit;
     const space = names && UNIT_TIGHT[unit] && unitDisplay !== "long" ? "" : unitDisplay === "narrow" && names && names[0].length <= 2 ? "" : " ";
-    const out = parts.slice();
-    if (space) out.push({ type: "literal", value: space });
-    out.push({ type: "unit", value: label });
+    const out = copy(parts);
+    if (space) append(out, { type: "literal", value: space });
+    append(out, { type: "unit", value: label });
     return out;
   };
   const join = (parts) => { let s = ""; for (const p of parts) s += p.value; return s; };
-  define(NumberFormat.prototype, "format", {
-    get() {
-      const state = numberState(this, "format");
-      if (state.bound === undefined) {
-        const bound = (x) => join(numberParts(state, x));
-        define(bound, "name", { value: "" });
-        state.bound = bound;
-      }
-      return state.bound;
-    },
-    configurable: true, enumerable: false,
+  accessor(NumberFormat.prototype, "format", (self) => {
+    const state = numberState(self, "format");
+    if (state.bound === undefined) {
+      const bound = (x) => join(numberParts(state, x));
+      define(bound, "name", { value: "" });
+      state.bound = bound;
+    }
+    return state.bound;
   });
   method(NumberFormat.prototype, "formatToParts", { formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); } }.formatToParts);
   const rangeParts = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
+    const va = numeric(a), vb = numeric(b);
+    if (Number.isNaN(va) || Number.isNaN(vb)) throw new RangeError("Invalid number range");
     const x = numberParts(state, a), y = numberParts(state, b);
     const sx = join(x), sy = join(y);
     if (sx === sy) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
@@ -348,7 +377,8 @@
     if (offsetZone.test(s)) {
       const sign = s[0], h = s.slice(1, 3), m = s.length > 3 ? s.slice(-2) : "00";
       if (Number(h) > 23 || Number(m) > 59) throw new RangeError(`Invalid time zone specified: ${s}`);
-      return `${sign}${h}:${m}`;
+      // -00 and -00:00 are UTC's offset, written +00:00.
+      return `${h === "00" && m === "00" ? "+" : sign}${h}:${m}`;
     }
     const z = N.timeZone(s);
     if (z === undefined || z === null) throw new RangeError(`Invalid time zone specified: ${s}`);
@@ -366,7 +396,7 @@
     let hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, S_DTF);
     if (hour12 !== undefined) hourCycle = undefined;
     const timeZone = timeZoneOption(o.timeZone);
-    const f = {};
+    const f = Object.create(null);
     f.weekday = opt(o, "weekday", ["narrow", "short", "long"], undefined, S_DTF);
     f.era = opt(o, "era", ["narrow", "short", "long"], undefined, S_DTF);
     f.year = opt(o, "year", ["2-digit", "numeric"], undefined, S_DTF);
@@ -408,9 +438,9 @@
     if (ca !== undefined && ca === kept.ca) localeKw.ca = ca;
     if (nu !== undefined && nu === kept.nu) localeKw.nu = nu;
     if (hc === kept.hc && hour12 === undefined && hourCycle === undefined) localeKw.hc = hc;
-    const r = { locale: withKeywords(base, localeKw), calendar: ca ?? "gregory", numberingSystem: nu ?? N.numberingSystem(base), timeZone };
+    const r = record({ locale: withKeywords(base, localeKw), calendar: ca ?? "gregory", numberingSystem: nu ?? N.numberingSystem(base), timeZone });
     if (hasHour) { r.hourCycle = hc; r.hour12 = hc === "h11" || hc === "h12"; }
-    const shown = { ...f };
+    const shown = record(f);
     if (shown.hour !== undefined) {
       if (shown.minute !== undefined) shown.minute = "2-digit";
       if (shown.second !== undefined) shown.second = "2-digit";
@@ -419,8 +449,7 @@
     if (dateStyle) r.dateStyle = dateStyle;
     if (timeStyle) r.timeStyle = timeStyle;
     const kw = { hc: hasHour ? (hc === "h24" ? "h23" : hc) : undefined, nu: r.numberingSystem, ca: ca === undefined ? undefined : ca };
-    const zoneForNative = offsetZone.test(timeZone) ? `Etc/GMT${timeZone[0] === "+" ? "-" : "+"}${Number(timeZone.slice(1, 3))}` : timeZone;
-    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone: zoneForNative });
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone });
     dateFormats.set(this, { r, formatter });
   }
   const dateState = (d, name) => {
@@ -433,17 +462,14 @@
     if (!Number.isFinite(t) || Math.abs(t) > 8.64e15) throw new RangeError("Invalid time value");
     return Math.trunc(t) + 0;
   };
-  define(DateTimeFormat.prototype, "format", {
-    get() {
-      const state = dateState(this, "format");
-      if (state.bound === undefined) {
-        const bound = (date) => state.formatter.format(instant(date));
-        define(bound, "name", { value: "" });
-        state.bound = bound;
-      }
-      return state.bound;
-    },
-    configurable: true, enumerable: false,
+  accessor(DateTimeFormat.prototype, "format", (self) => {
+    const state = dateState(self, "format");
+    if (state.bound === undefined) {
+      const bound = (date) => state.formatter.format(instant(date));
+      define(bound, "name", { value: "" });
+      state.bound = bound;
+    }
+    return state.bound;
   });
   method(DateTimeFormat.prototype, "formatToParts", { formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); } }.formatToParts);
   const dateRange = (state, a, b) => {
@@ -469,15 +495,19 @@
       const type = opt(o, "type", ["cardinal", "ordinal"], "cardinal", S_PR);
       // notation and compactDisplay are read (and validated) as V8 reads them.
       const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_PR);
-      opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
-      const r = { locale: base, type, notation };
+      const compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short", S_PR);
+      const r = record({ locale: base, type, notation });
+      if (notation === "compact") r.compactDisplay = compactDisplay;
       const digits = digitOptions(o, r, 0, 3, notation, S_PR);
+      // Compact notation's default rounding (two significant digits, more precision wins)
+      // shows no fraction digits, as V8 resolves it.
+      if (digits.compactDefault) { delete r.minimumFractionDigits; delete r.maximumFractionDigits; }
       const rules = N.pluralRules(base, type === "ordinal");
       const order = ["zero", "one", "two", "few", "many", "other"];
-      r.pluralCategories = rules.categories().sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      r.pluralCategories = sorted(rules.categories().split(" "), (a, b) => order.findIndex((x) => x === a) < order.findIndex((x) => x === b));
       r.roundingIncrement = digits.increment;
       r.roundingMode = digits.roundingMode;
-      r.roundingPriority = digits.priority;
+      r.roundingPriority = digits.compactDefault ? "morePrecision" : digits.priority;
       r.trailingZeroDisplay = digits.trailing;
       pluralRules.set(this, { r, rules, digits: { ...r, roundingType: digits.roundingType } });
     }
@@ -532,17 +562,14 @@
     if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${name} called on incompatible receiver ${String(c)}`);
     return s;
   };
-  define(Collator.prototype, "compare", {
-    get() {
-      const s = collatorState(this, "compare");
-      if (s.bound === undefined) {
-        const bound = (a, b) => s.comparer.compare(String(a), String(b));
-        define(bound, "name", { value: "" });
-        s.bound = bound;
-      }
-      return s.bound;
-    },
-    configurable: true, enumerable: false,
+  accessor(Collator.prototype, "compare", (self) => {
+    const s = collatorState(self, "compare");
+    if (s.bound === undefined) {
+      const bound = (a, b) => s.comparer.compare(String(a), String(b));
+      define(bound, "name", { value: "" });
+      s.bound = bound;
+    }
+    return s.bound;
   });
   method(Collator.prototype, "resolvedOptions", { resolvedOptions() { return { ...collatorState(this, "resolvedOptions").r }; } }.resolvedOptions);
   method(Collator, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
@@ -577,7 +604,7 @@
     const s = relativeFormats.get(rtf);
     if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${name} called on incompatible receiver`);
     const v = Number(value);
-    const u = String(unit);
+    const u = toStr(unit);
     const singular = u.endsWith("s") ? u.slice(0, -1) : u;
     if (!UNITS.includes(singular)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.${name}() '${u}'`);
     if (!Number.isFinite(v)) throw new RangeError(`Invalid number value`);
@@ -594,7 +621,7 @@
     const out = [];
     for (const x of list) {
       if (typeof x !== "string") throw new TypeError(`Iterable yielded ${typeof x === "symbol" ? "Symbol()" : String(x)} which is not a string`);
-      out.push(x);
+      append(out, x);
     }
     return out;
   };
@@ -637,7 +664,7 @@
     segment(input) {
       const s = segmenters.get(this);
       if (s === undefined) throw new TypeError("Method Intl.Segmenter.prototype.segment called on incompatible receiver");
-      return new Segments(s.granularity, String(input));
+      return new Segments(s.granularity, toStr(input));
     }
     resolvedOptions() {
       const s = segmenters.get(this);
@@ -657,7 +684,7 @@
     #g; #input; #starts;
     constructor(g, input) { this.#g = g; this.#input = input; this.#starts = N.segments(g, input); }
     containing(index) {
-      const n = index === undefined ? 0 : Math.trunc(Number(index)) || 0;
+      const n = index === undefined ? 0 : Math.trunc(+index) || 0;
       if (n < 0 || n >= this.#input.length) return undefined;
       let i = this.#starts.length - 1;
       while (i > 0 && this.#starts[i][0] > n) i--;
@@ -681,6 +708,7 @@
   define(SegmentIteratorProto, Symbol.toStringTag, { value: "Segmenter String Iterator", configurable: true });
 
   // DisplayNames.
+  const DATE_TIME_FIELDS = ["era", "year", "quarter", "month", "weekOfYear", "weekday", "day", "dayPeriod", "hour", "minute", "second", "timeZoneName"];
   const S_DN = "Intl.DisplayNames";
   const displayNames = new WeakMap();
   class DisplayNames {
@@ -716,6 +744,11 @@
       } else if (s.type === "currency") {
         if (!/^[A-Za-z]{3}$/.test(c)) throw new RangeError("invalid_argument");
         c = c.toUpperCase();
+      } else if (s.type === "calendar") {
+        if (!typeToken.test(c)) throw new RangeError("invalid_argument");
+        c = canonicalCa(c.toLowerCase());
+      } else if (s.type === "dateTimeField") {
+        if (!DATE_TIME_FIELDS.includes(c)) throw new RangeError("invalid_argument");
       }
       const name = s.type === "currency" || s.type === "calendar" || s.type === "dateTimeField" ? undefined : N.displayName(s.locale, s.type, s.style, c);
       if (name !== undefined && name !== null) return name;
@@ -745,7 +778,7 @@
       let c = N.canonicalize(t);
       if (c === undefined || c === null) throw new RangeError("Incorrect locale information provided");
       const { base, keywords } = split(c);
-      const baseParts = base.split("-");
+      let baseParts = base.split("-");
       const get = (k, re) => {
         const v = o[k];
         if (v === undefined) return undefined;
@@ -767,8 +800,7 @@
       if (variants !== undefined) {
         const isVariant = (p, j) => j > 0 && (p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
         const kept = baseParts.filter((p, j) => !isVariant(p, j));
-        baseParts.length = 0;
-        baseParts.push(...kept, ...variants.split("-"));
+        baseParts = [...kept, ...variants.split("-")];
       }
       const kw = { ...keywords };
       const calendar = get("calendar", typeToken); if (calendar !== undefined) kw.ca = calendar;
@@ -784,7 +816,11 @@
       const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
       if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
       const nu = get("numberingSystem", typeToken); if (nu !== undefined) kw.nu = nu;
-      const full = withKeywords(baseParts.join("-"), kw);
+      // The attributes, other extensions and private use ride along ("en-x-u-foo").
+      let full = withKeywords(joined(baseParts, "-"), kw);
+      const { attributes, others } = split(c);
+      if (attributes.length) full = full.includes("-u-") ? full.replace("-u-", `-u-${joined(attributes, "-")}-`) : `${full}-u-${joined(attributes, "-")}`;
+      if (others.length) full = `${full}-${joined(others, "-")}`;
       c = N.canonicalize(full);
       if (c === undefined || c === null) throw new RangeError("Incorrect locale information provided");
       locales_.set(this, { tag: c });
@@ -800,8 +836,8 @@
   });
   localeGetter("baseName", (s) => s.base);
   localeGetter("language", (s) => s.base.split("-")[0]);
-  localeGetter("script", (s) => s.base.split("-").slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)));
-  localeGetter("region", (s) => s.base.split("-").slice(1).find((p) => p.length === 2 || /^\d{3}$/.test(p)));
+  localeGetter("script", (s) => s.base.split("-").filter((_, j) => j > 0).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)));
+  localeGetter("region", (s) => s.base.split("-").filter((_, j) => j > 0).find((p) => p.length === 2 || /^\d{3}$/.test(p)));
   localeGetter("calendar", (s) => s.keywords.ca);
   localeGetter("collation", (s) => s.keywords.co);
   localeGetter("hourCycle", (s) => s.keywords.hc);
@@ -811,8 +847,8 @@
   localeGetter("firstDayOfWeek", (s) => s.keywords.fw);
   // The variant subtags of the base name ("1996-fonipa"), or undefined.
   localeGetter("variants", (s) => {
-    const v = s.base.split("-").slice(1).filter((p) => p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
-    return v.length ? v.join("-") : undefined;
+    const v = s.base.split("-").filter((_, j) => j > 0).filter((p) => p.length >= 5 || /^\d[0-9A-Za-z]{3}$/.test(p));
+    return v.length ? joined(v, "-") : undefined;
   });
   // The locale info methods (Intl Locale Info), from the locale's keywords when it names
   // them, else from the CLDR preferences of its likely region or language (measured on V8:
@@ -834,17 +870,33 @@
     const parts = split(N.maximize(tag)).base.split("-");
     return {
       language: parts[0],
-      script: parts.slice(1).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)),
-      region: parts.slice(1).find((p) => p.length === 2 || /^\d{3}$/.test(p)),
+      script: parts.filter((_, j) => j > 0).find((p) => p.length === 4 && /^[A-Za-z]/.test(p)),
+      region: parts.filter((_, j) => j > 0).find((p) => p.length === 2 || /^\d{3}$/.test(p)),
     };
   };
   const localeInfo = (name, fn) => method(Locale.prototype, name, { [name]() {
     const t = localeState(this, name).tag;
     return fn(t, split(t));
   } }[name]);
-  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : (CALENDARS_BY_REGION[likely(t).region] ?? ["gregory"]).slice()));
-  localeInfo("getCollations", (t, s) => (s.keywords.co ? [s.keywords.co] : (COLLATIONS_BY_LANGUAGE[likely(t).language] ?? ["emoji", "eor"]).slice()));
-  localeInfo("getHourCycles", (t, s) => [s.keywords.hc ?? new DateTimeFormat(s.base, { hour: "numeric" }).resolvedOptions().hourCycle]);
+  // ECMA-402's RegionPreference: the -u-rg- override ("thzzzz"), else the tag's region, else
+  // the -u-sd- subdivision's region ("gbeng"), else the likely region; `override` says
+  // whether a keyword chose it.
+  const regionPreference = (t, s) => {
+    const rg = s.keywords.rg, sd = s.keywords.sd;
+    if (rg !== undefined && /^([a-z]{2}|\d{3})zzzz$/.test(rg)) return { region: rg.slice(0, -4).toUpperCase(), override: true };
+    const own = s.base.split("-").filter((_, j) => j > 0).find((p) => p.length === 2 || /^\d{3}$/.test(p));
+    if (own !== undefined) return { region: own, override: false };
+    if (sd !== undefined && /^([a-z]{2}|\d{3})[a-z0-9]{1,4}$/.test(sd)) return { region: (/^\d/.test(sd) ? sd.slice(0, 3) : sd.slice(0, 2)).toUpperCase(), override: true };
+    return { region: likely(t).region, override: false };
+  };
+  localeInfo("getCalendars", (t, s) => (s.keywords.ca ? [s.keywords.ca] : copy(CALENDARS_BY_REGION[regionPreference(t, s).region] ?? ["gregory"])));
+  localeInfo("getCollations", (t, s) => (s.keywords.co ? [s.keywords.co] : copy(COLLATIONS_BY_LANGUAGE[likely(t).language] ?? ["emoji", "eor"])));
+  localeInfo("getHourCycles", (t, s) => {
+    if (s.keywords.hc) return [s.keywords.hc];
+    const { region, override } = regionPreference(t, s);
+    const tag = override ? `${s.base.split("-")[0]}-${region}` : s.base;
+    return [new DateTimeFormat(tag, { hour: "numeric" }).resolvedOptions().hourCycle];
+  });
   localeInfo("getNumberingSystems", (t, s) => [s.keywords.nu ?? N.numberingSystem(s.base)]);
   localeInfo("getTextInfo", (t) => ({ direction: RTL_SCRIPTS.includes(likely(t).script) ? "rtl" : "ltr" }));
   tag(Locale, "Intl.Locale");
@@ -866,22 +918,24 @@
   method(Intl, "supportedValuesOf", { supportedValuesOf(key) {
     const k = toStr(key);
     switch (k) {
-      case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa").slice();
-      case "collation": return COLLATIONS.slice();
-      case "currency": return CURRENCIES.slice();
-      case "numberingSystem": return NUMBERING_SYSTEMS.slice();
-      case "timeZone": return N.timeZones();
-      case "unit": return SANCTIONED_UNITS.slice();
+      case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa");
+      case "collation": return copy(COLLATIONS);
+      case "currency": return copy(CURRENCIES);
+      case "numberingSystem": return copy(NUMBERING_SYSTEMS);
+      case "timeZone": return N.timeZones().split(" ");
+      case "unit": return copy(SANCTIONED_UNITS);
       default: throw new RangeError(`Invalid key : ${k}`);
     }
   } }.supportedValuesOf);
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
-  const thisNumber = (v) => (typeof v === "object" && v !== null ? v.valueOf() : v);
+  // thisNumberValue / thisBigIntValue: a primitive or its wrapper, else a TypeError.
+  const numberValueOf = Number.prototype.valueOf, bigintValueOf = BigInt.prototype.valueOf;
   const timeOf = (self) => Date.prototype.getTime.call(self);
   return {
     Intl,
-    numberToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(thisNumber(self)),
+    numberToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(numberValueOf.call(self)),
+    bigintToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(bigintValueOf.call(self)),
     dateToLocaleString: (self, locales, options_) => {
       const t = timeOf(self);
       return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "any", "all").format(t);
@@ -894,7 +948,10 @@
       const t = timeOf(self);
       return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "time", "time").format(t);
     },
-    localeCompare: (self, that, locales, options_) => new Collator(locales, options_).compare(String(self), String(that)),
+    localeCompare: (self, that, locales, options_) => {
+      if (self === undefined || self === null) throw new TypeError("String.prototype.localeCompare called on null or undefined");
+      return new Collator(locales, options_).compare(String(self), String(that));
+    },
     caseMap: (self, locales, upper) => {
       const list = canonicalList(locales);
       const base = list.length ? split(list[0]).base : DEFAULT_LOCALE;

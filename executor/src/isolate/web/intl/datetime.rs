@@ -7,12 +7,15 @@ use icu::calendar::{Date, Iso};
 use icu::datetime::DateTimeFormatter;
 use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
 use icu::datetime::fieldsets::enums::CompositeFieldSet;
+use icu::datetime::fieldsets::enums::TimeFieldSet;
 use icu::datetime::options::{Alignment, Length, SubsecondDigits, TimePrecision, YearStyle};
+use icu::datetime::pattern::{DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames};
 use icu::locale::Locale;
 use icu::time::zone::{IanaParser, UtcOffset, ZoneNameTimestamp};
 use icu::time::{Time, TimeZone, ZonedDateTime};
 use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
+use writeable::TryWriteable;
 
 use super::parts::{Nesting, Parts};
 
@@ -36,6 +39,63 @@ pub(crate) struct DateFormatter {
     /// A weekday with a time and no other date field: joined by a space, as V8 does.
     #[qjs(skip_trace)]
     weekday_time: bool,
+    /// `dayPeriod` alone (no hour): the flexible day period ("in the morning"), which
+    /// ICU4X's field sets cannot ask for, formatted from a `B` pattern instead.
+    #[qjs(skip_trace)]
+    day_period: Option<DayPeriodOnly>,
+}
+
+/// The names and the pattern (`B`, `BBBB` or `BBBBB`) of a day period formatted alone.
+struct DayPeriodOnly {
+    names: FixedCalendarDateTimeNames<(), TimeFieldSet>,
+    pattern: DateTimePattern,
+}
+
+impl DayPeriodOnly {
+    /// For `dayPeriod` (`narrow`, `short` or `long`) when it is the only time field.
+    fn new(locale: &Locale, width: &str) -> rquickjs::Result<Self> {
+        let (length, pattern, am_pm) = match width {
+            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB", "aaaaa"),
+            "long" => (DayPeriodNameLength::Wide, "BBBB", "aaaa"),
+            _ => (DayPeriodNameLength::Abbreviated, "B", "a"),
+        };
+        let mut names = FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into())
+            .map_err(failure)?;
+        names.include_day_period_names(length).map_err(failure)?;
+        let pattern: DateTimePattern = pattern.parse().map_err(failure)?;
+        let am_pm: DateTimePattern = am_pm.parse().map_err(failure)?;
+        // Where ICU4X's compiled data has no flexible day periods for the locale (en, fr,
+        // ja… have none there; de and zh-Hant do), `B` falls back to AM/PM, which V8 never
+        // prints for dayPeriod alone: refused rather than answered wrong.
+        let flexible = (0..24u8).any(|h| {
+            Time::try_new(h, 0, 0, 0)
+                .is_ok_and(|t| write(&names, &pattern, &t) != write(&names, &am_pm, &t))
+        });
+        if !flexible {
+            return Err(failure(format!(
+                "dayPeriod without an hour is not supported for locale {locale}: ICU4X's compiled data has no flexible day periods for it"
+            )));
+        }
+        Ok(DayPeriodOnly { names, pattern })
+    }
+
+    fn format(&self, time: &Time) -> String {
+        write(&self.names, &self.pattern, time)
+    }
+}
+
+/// `time` through `pattern` with `names`.
+fn write(
+    names: &FixedCalendarDateTimeNames<(), TimeFieldSet>,
+    pattern: &DateTimePattern,
+    time: &Time,
+) -> String {
+    let mut out = String::new();
+    let _ = names
+        .with_pattern_unchecked(pattern)
+        .format(time)
+        .try_write_to(&mut out);
+    out
 }
 
 fn text(o: &Object, key: &str) -> rquickjs::Result<Option<String>> {
@@ -171,10 +231,30 @@ impl DateFormatter {
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
         let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
-        let fields = field_set(o)?;
+        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
+        let alone = !styled
+            && [
+                "weekday", "era", "year", "month", "day", "hour", "minute", "second",
+            ]
+            .iter()
+            .map(|k| text(o, k))
+            .collect::<rquickjs::Result<Vec<_>>>()?
+            .iter()
+            .all(Option::is_none)
+            && o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_none();
+        let day_period = match text(o, "dayPeriod")? {
+            Some(width) if alone => Some(DayPeriodOnly::new(&locale, &width)?),
+            _ => None,
+        };
+        let fields = if day_period.is_some() {
+            let mut b = FieldSetBuilder::new();
+            b.time_precision = Some(TimePrecision::Hour);
+            b.build_composite().map_err(failure)?
+        } else {
+            field_set(o)?
+        };
         let formatter = DateTimeFormatter::try_new((&locale).into(), fields).map_err(failure)?;
         let weekday = weekday_formatter(&locale, o)?;
-        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
         let mut unasked = Vec::new();
         if !styled {
             for (field, key) in [
@@ -196,7 +276,9 @@ impl DateFormatter {
             && !has("day")?
             && has("hour")?;
         let name = text(o, "timeZone")?.unwrap_or_else(|| "UTC".to_string());
-        let zone = zone(&name).ok_or_else(|| failure(format!("unknown time zone {name}")))?;
+        let zone = offset_zone(&name)
+            .or_else(|| zone(&name))
+            .ok_or_else(|| failure(format!("unknown time zone {name}")))?;
         let icu_zone = IanaParser::new().parse(zone.iana_name().unwrap_or(&name));
         Ok(DateFormatter {
             formatter,
@@ -205,6 +287,7 @@ impl DateFormatter {
             weekday,
             unasked,
             weekday_time,
+            day_period,
         })
     }
 
@@ -230,6 +313,9 @@ impl DateFormatter {
             .icu_zone
             .with_offset(UtcOffset::try_from_seconds(offset).ok())
             .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(ts.as_second()));
+        if let Some(only) = &self.day_period {
+            return Ok(vec![("dayPeriod", only.format(&time))]);
+        }
         let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
         let mut parts = Parts::of(&self.formatter.format(&zoned)).pieces(Nesting::Outer);
         if let Some(f) = &self.weekday {
@@ -421,15 +507,32 @@ fn icu_name(canonical: &str) -> &str {
 }
 
 /// The canonical names of every zone, as ICU names them, sorted (`supportedValuesOf`).
-pub(crate) fn zone_names() -> Vec<String> {
+pub(crate) fn zone_names() -> String {
+    // The canonical location zones, as ICU lists them for V8 (measured on the reference):
+    // no `Etc/` zones and none of the POSIX-style names without a region (`EST5EDT`).
     let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
         .iter()
         .map(|z| icu_name(z.canonical).to_string())
-        .filter(|n| !n.is_empty() && n != "Etc/Unknown")
+        .filter(|n| n.contains('/') && !n.starts_with("Etc/"))
         .collect();
     names.sort();
     names.dedup();
-    names
+    // Space-separated: `intl.js` splits it (a string crosses without storing into an array
+    // a program may have tainted).
+    names.join(" ")
+}
+
+/// A UTC offset time zone (`+03:01`, as `intl.js` normalizes the option): a fixed offset.
+fn offset_zone(name: &str) -> Option<jiff::tz::TimeZone> {
+    let b = name.as_bytes();
+    if b.len() != 6 || !matches!(b[0], b'+' | b'-') || b[3] != b':' {
+        return None;
+    }
+    let hours: i32 = name[1..3].parse().ok()?;
+    let minutes: i32 = name[4..6].parse().ok()?;
+    let sign = if b[0] == b'-' { -1 } else { 1 };
+    let offset = jiff::tz::Offset::from_seconds(sign * (hours * 3600 + minutes * 60)).ok()?;
+    Some(jiff::tz::TimeZone::fixed(offset))
 }
 
 /// The zone's canonical name as ICU gives it (`US/Pacific` → `America/Los_Angeles`,

@@ -14,6 +14,7 @@ mod parts;
 mod text;
 
 use crate::isolate::text::{Utf16, utf16_value};
+use icu::locale::preferences::extensions::unicode::keywords::CalendarAlgorithm;
 use icu::locale::{LanguageIdentifier, Locale, LocaleCanonicalizer, LocaleExpander};
 use icu_provider::prelude::*;
 use rquickjs::{Class, Ctx, Function, Object, Value};
@@ -24,7 +25,10 @@ pub(crate) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
 }
 
 fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    // No prototype: a setter a program defined on Object.prototype ("timeZone") must not
+    // see the table being filled (the table is built when Intl is first touched).
     let t = Object::new(ctx.clone())?;
+    t.set_prototype(None)?;
     t.set(
         "numberFormatter",
         Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, o: Object<'js>| {
@@ -140,6 +144,16 @@ fn canonicalize(tag: String) -> Option<String> {
     }
     let mut locale = Locale::try_from_str(&tag).ok()?;
     LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
+    // The calendar's deprecated names (`islamicc`, `ethiopic-amete-alem`), which ICU4X's
+    // canonicalizer leaves (its CLDR data lacks the bcp47 aliases) and its calendar
+    // preference parses: written back as that preference's canonical value.
+    let ca = icu::locale::extensions::unicode::key!("ca");
+    let keywords = &mut locale.extensions.unicode.keywords;
+    if let Some(value) = keywords.get(&ca)
+        && let Ok(calendar) = CalendarAlgorithm::try_from(value)
+    {
+        keywords.set(ca, calendar.into());
+    }
     Some(locale.to_string())
 }
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use rquickjs::{Array, Ctx, Object};
+use rquickjs::{Array, Ctx, IntoAtom, IntoJs, Object, object::Property};
 use writeable::{Part, PartsWrite, Writeable};
 
 /// The output and the spans of its parts, in the order they closed (inner before outer).
@@ -51,6 +51,11 @@ impl Parts {
         // Writing to a String cannot fail.
         let _ = w.write_to_parts(&mut parts);
         parts
+    }
+
+    /// Whether some part is of `kind` (`integer`…).
+    pub fn has(&self, kind: &str) -> bool {
+        self.spans.iter().any(|(_, _, p)| p.value == kind)
     }
 
     /// A styled number's parts, completed: where the styled formatter did not mark the
@@ -220,11 +225,25 @@ pub(crate) fn pieces_to_js<'js>(
     let array = Array::new(ctx.clone())?;
     for (i, (kind, value)) in pieces.into_iter().enumerate() {
         let o = Object::new(ctx.clone())?;
-        o.set("type", kind)?;
-        o.set("value", value)?;
-        array.set(i, o)?;
+        put(&o, "type", kind)?;
+        put(&o, "value", value)?;
+        put(&array, i as u32, o)?;
     }
     Ok(array)
+}
+
+/// Stores `value` under `key` as a plain data property (ECMA-262's CreateDataProperty), so
+/// that a setter a program defined on `Object.prototype` or `Array.prototype` ("0",
+/// "type") never runs while Intl builds its results.
+pub(crate) fn put<'js, K: IntoAtom<'js>, V: IntoJs<'js>>(
+    o: &Object<'js>,
+    key: K,
+    value: V,
+) -> rquickjs::Result<()> {
+    o.prop(
+        key,
+        Property::from(value).writable().enumerable().configurable(),
+    )
 }
 
 /// A part of a number, by its ECMA-402 type.

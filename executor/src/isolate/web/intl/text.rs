@@ -18,7 +18,7 @@ use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
 
 use super::number;
-use super::parts::{Nesting, Parts};
+use super::parts::{Nesting, Parts, put};
 use crate::isolate::text::Utf16;
 
 fn locale(tag: &str) -> Locale {
@@ -83,9 +83,15 @@ impl PluralSelector {
         self.select(b, o)
     }
 
-    /// The categories of the locale, in CLDR order (zero, one, two, few, many, other).
-    pub fn categories(&self) -> Vec<&'static str> {
-        self.rules.categories().map(category_name).collect()
+    /// The categories of the locale, in CLDR order (zero, one, two, few, many, other),
+    /// separated by spaces (`intl.js` splits them: a string crosses into JavaScript without
+    /// storing into an array a program may have tainted).
+    pub fn categories(&self) -> String {
+        self.rules
+            .categories()
+            .map(category_name)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -203,6 +209,12 @@ pub(crate) fn relative<'js>(
     let f = ctor(prefs, options).map_err(failure)?;
     let mut d = number::exact(value);
     if value == 0.0 && value.is_sign_negative() {
+        // -0 takes the unit's own word for zero ("now", "today") where the locale has one,
+        // as V8 gives it; else it is past ("0 seconds ago").
+        let zero = Parts::of(&f.format(number::exact(0.0)));
+        if numeric == "auto" && !zero.has("integer") {
+            return zero.to_js(ctx, Nesting::Inner);
+        }
         d.sign = fixed_decimal::Sign::Negative;
     }
     let parts = Parts::of(&f.format(d));
@@ -219,12 +231,12 @@ pub(crate) fn segments<'js>(
     let out = Array::new(ctx.clone())?;
     let push = |i: usize, start: usize, word: Option<bool>| -> rquickjs::Result<()> {
         let pair = Array::new(ctx.clone())?;
-        pair.set(0, start)?;
+        put(&pair, 0u32, start)?;
         match word {
-            Some(w) => pair.set(1, w)?,
-            None => pair.set(1, rquickjs::Undefined)?,
+            Some(w) => put(&pair, 1u32, w)?,
+            None => put(&pair, 1u32, rquickjs::Undefined)?,
         }
-        out.set(i, pair)
+        put(&out, i as u32, pair)
     };
     let mut n = 0;
     match granularity {
