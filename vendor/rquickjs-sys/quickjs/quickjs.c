@@ -17662,11 +17662,11 @@ static __exception int js_iterator_get_value_done(JSContext *ctx, JSValue *sp)
     obj = sp[-1];
     if (!JS_IsObject(obj)) {
         JS_ThrowTypeError(ctx, "iterator must return an object");
-        return -1;
+        goto fail;
     }
     value = JS_IteratorGetCompleteValue(ctx, obj, &done);
     if (JS_IsException(value))
-        return -1;
+        goto fail;
     JS_FreeValue(ctx, obj);
     sp[-1] = value;
     sp[0] = js_bool(done);
@@ -17681,6 +17681,13 @@ static __exception int js_iterator_get_value_done(JSContext *ctx, JSValue *sp)
         sp[-4] = JS_UNDEFINED;
     }
     return 0;
+ fail:
+    /* A result that is no object, or whose done or value getter throws: the
+       loop ends abruptly without closing the iterator (the specification's
+       IteratorComplete and IteratorValue are not wrapped in IteratorClose). */
+    JS_FreeValue(ctx, sp[-4]);
+    sp[-4] = JS_UNDEFINED;
+    return -1;
 }
 
 static JSValue js_create_iterator_result(JSContext *ctx,
@@ -21363,12 +21370,26 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                         NULL, 0, 0, 0);
     }
     if (!JS_IsUncatchableError(rt->current_exception)) {
+        /* A for-await's own step threw: calling next() (pc is at the await
+           after the call) or awaiting its result (pc is where the rejected
+           await resumes). The loop ends without closing its iterator, as the
+           specification's ForIn/OfBodyEvaluation and V8 do; the sequence
+           `await; iterator_get_value_done` is emitted only for that step. */
+        const uint8_t *code_end = b->byte_code_buf + b->byte_code_len;
+        bool in_next_step = pc && pc >= b->byte_code_buf && pc + 1 < code_end &&
+            (pc[0] == OP_iterator_get_value_done ||
+             (pc[0] == OP_await && pc[1] == OP_iterator_get_value_done));
         while (sp > stack_buf) {
             JSValue val = *--sp;
             JS_FreeValue(ctx, val);
             if (JS_VALUE_GET_TAG(val) == JS_TAG_CATCH_OFFSET) {
                 int pos = JS_VALUE_GET_INT(val);
-                if (pos == 0) {
+                if (pos == 0 && in_next_step) {
+                    /* the innermost for-await's iterator: left open */
+                    in_next_step = false;
+                    JS_FreeValue(ctx, sp[-1]); /* drop the next method */
+                    sp--;
+                } else if (pos == 0) {
                     /* enumerator: close it with a throw */
                     JS_FreeValue(ctx, sp[-1]); /* drop the next method */
                     sp--;
@@ -57428,6 +57449,19 @@ static JSValue js_async_from_sync_iterator_unwrap_func_create(JSContext *ctx,
                                1, 0, 1, func_data);
 }
 
+/* AsyncFromSyncIteratorContinuation's closeIterator: the value's promise
+   rejected, so the sync iterator is closed (IteratorClose with the throw
+   completion: a failing return() is ignored) and the rejection goes on. */
+static JSValue js_async_from_sync_iterator_close(JSContext *ctx,
+                                                 JSValueConst this_val,
+                                                 int argc, JSValueConst *argv,
+                                                 int magic, JSValueConst *func_data)
+{
+    JS_Throw(ctx, js_dup(argv[0]));
+    JS_IteratorClose(ctx, func_data[0], true);
+    return JS_EXCEPTION;
+}
+
 /* AsyncIteratorPrototype */
 
 static const JSCFunctionListEntry js_async_iterator_proto_funcs[] = {
@@ -57563,10 +57597,16 @@ static JSValue js_async_from_sync_iterator_next(JSContext *ctx, JSValueConst thi
         JSValue value_wrapper_promise, resolve_reject[2];
         int res;
 
+        /* closeOnRejection: next and throw close the sync iterator when the
+           value's promise cannot be made or rejects (return does not). */
+        bool close_on_rejection = !done && magic != GEN_MAGIC_RETURN;
+
         value_wrapper_promise = js_promise_resolve(ctx, ctx->promise_ctor,
                                                    1, vc(&value), 0);
         if (JS_IsException(value_wrapper_promise)) {
             JS_FreeValue(ctx, value);
+            if (close_on_rejection)
+                JS_IteratorClose(ctx, s->sync_iter, true);
             goto reject;
         }
 
@@ -57577,12 +57617,27 @@ static JSValue js_async_from_sync_iterator_next(JSContext *ctx, JSValueConst thi
             goto fail;
         }
         JS_FreeValue(ctx, value);
-        resolve_reject[1] = JS_UNDEFINED;
+        if (close_on_rejection) {
+            resolve_reject[1] =
+                JS_NewCFunctionData(ctx, js_async_from_sync_iterator_close,
+                                    1, 0, 1, vc(&s->sync_iter));
+            if (JS_IsException(resolve_reject[1])) {
+                JS_FreeValue(ctx, resolve_reject[0]);
+                JS_FreeValue(ctx, value_wrapper_promise);
+                JS_FreeValue(ctx, resolving_funcs[0]);
+                JS_FreeValue(ctx, resolving_funcs[1]);
+                JS_FreeValue(ctx, promise);
+                return JS_EXCEPTION;
+            }
+        } else {
+            resolve_reject[1] = JS_UNDEFINED;
+        }
 
         res = perform_promise_then(ctx, value_wrapper_promise,
                                    vc(resolve_reject),
                                    vc(resolving_funcs));
         JS_FreeValue(ctx, resolve_reject[0]);
+        JS_FreeValue(ctx, resolve_reject[1]);
         JS_FreeValue(ctx, value_wrapper_promise);
         JS_FreeValue(ctx, resolving_funcs[0]);
         JS_FreeValue(ctx, resolving_funcs[1]);
