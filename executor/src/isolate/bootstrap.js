@@ -337,10 +337,12 @@
   }
 
   // Errors read as V8 words them inside the sandbox too, not only where they leave it:
-  // QuickJS calls Error.prepareStackTrace for every error it creates, so the message is
-  // translated once, before the program can read it, and the stack reads as V8's
-  // (`Name: message`, then the program's own frames, without internal or native ones).
+  // the engine calls the embedder's stack hook (the executor sets it to this function,
+  // JS_SetErrorPrepareStackTrace) for every error it creates, so the message is translated
+  // once, before the program can read it, and the stack reads as V8's (`Name: message`,
+  // then the program's own frames, without internal or native ones).
   const translateRendered = host.translate;
+  const ErrorConstructor = Error;
   const prepareStackTrace = (error, callsites) => {
     let head = "Error";
     try {
@@ -375,21 +377,12 @@
       const at = `${file}:${site.getLineNumber()}:${site.getColumnNumber()}`;
       frames.push(fn ? `    at ${fn} (${at})` : `    at ${at}`);
     }
-    // A program's own hook (V8's API) still formats the stack, after the translation.
+    // A program's own hook (V8's API: an ordinary property of Error, absent at first)
+    // still formats the stack, after the translation.
+    const programPrepareStackTrace = ErrorConstructor.prepareStackTrace;
     if (typeof programPrepareStackTrace === "function") return programPrepareStackTrace(error, callsites);
     return [head, ...frames].join("\n");
   };
-  // QuickJS keeps the hook in a slot behind an accessor: assignment fills the slot, then
-  // the accessor is replaced so the program sees and sets only its own hook, undefined at
-  // first as on V8.
-  let programPrepareStackTrace;
-  Error.prepareStackTrace = prepareStackTrace;
-  Object.defineProperty(Error, "prepareStackTrace", {
-    get() { return programPrepareStackTrace; },
-    set(value) { programPrepareStackTrace = value; },
-    enumerable: false,
-    configurable: true,
-  });
 
   // Function source text as V8 prints it: built-ins as `function name() { [native code] }`
   // on one line, and the wrappers above as the built-ins they stand in for.
@@ -445,6 +438,7 @@
     get value() { return settledValue; },
     get error() { return settledError; },
     outbound,
+    prepareStackTrace,
     dispatch,
     makeProxy,
     settle(id, json) {

@@ -29,6 +29,16 @@ static BOOTSTRAP: InternalScript =
 static INTRINSICS: InternalScript =
     InternalScript::stripped("intrinsics", include_str!("intrinsics.js"));
 
+unsafe extern "C" {
+    /// Engine patch 0041 (`vendor/patches`): the embedder's stack hook, called with every
+    /// error the context makes and its call sites (a program's own `Error.prepareStackTrace`
+    /// is an ordinary property of `Error`, as on V8).
+    fn JS_SetErrorPrepareStackTrace(
+        ctx: *mut rquickjs::qjs::JSContext,
+        hook: rquickjs::qjs::JSValue,
+    );
+}
+
 /// QuickJS's own initial collection threshold.
 const DEFAULT_GC_THRESHOLD: usize = 256 << 10;
 
@@ -117,6 +127,10 @@ fn install_scope(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     let host_fns = host_object(ctx, host).catch(ctx).map_err(fail)?;
     let internal: Object = setup.call((host_fns,)).catch(ctx).map_err(fail)?;
     let outbound: Object = internal.get("outbound").catch(ctx).map_err(fail)?;
+    let stack_hook: Function = internal.get("prepareStackTrace").catch(ctx).map_err(fail)?;
+    // SAFETY: engine patch 0041's setter takes its own reference to the hook, a function of
+    // this live context.
+    unsafe { JS_SetErrorPrepareStackTrace(ctx.as_raw().as_ptr(), stack_hook.as_raw()) };
     INTRINSICS
         .evaluate(ctx)
         .and_then(|value| value.get::<Function>())

@@ -596,6 +596,14 @@ struct JSContext {
     JSValue error_back_trace;
     JSValue error_prepare_stack;
     JSValue error_stack_trace_limit;
+    /* V8's error stack: every error's own `stack` accessor (one getter and
+       one setter per realm), the private symbol under which an object given
+       to Error.captureStackTrace keeps its stack, and the atom of
+       Error.stackTraceLimit, a data property read at each capture. */
+    JSValue error_stack_get;
+    JSValue error_stack_set;
+    JSValue error_stack_slot;
+    JSAtom atom_stack_trace_limit;
     JSValue iterator_ctor;
     JSValue iterator_ctor_getset;
     JSValue iterator_proto;
@@ -2889,6 +2897,10 @@ JSContext *JS_NewContextRaw(JSRuntime *rt)
     ctx->error_back_trace = JS_UNDEFINED;
     ctx->error_prepare_stack = JS_UNDEFINED;
     ctx->error_stack_trace_limit = js_int32(10);
+    ctx->error_stack_get = JS_UNDEFINED;
+    ctx->error_stack_set = JS_UNDEFINED;
+    ctx->error_stack_slot = JS_UNDEFINED;
+    ctx->atom_stack_trace_limit = JS_ATOM_NULL;
     init_list_head(&ctx->loaded_modules);
     // TODO(bnoordhuis) use getrandom() etc.
     ctx->random_state = js__gettimeofday_us();
@@ -3019,6 +3031,9 @@ static void JS_MarkContext(JSRuntime *rt, JSContext *ctx,
     JS_MarkValue(rt, ctx->error_back_trace, mark_func);
     JS_MarkValue(rt, ctx->error_prepare_stack, mark_func);
     JS_MarkValue(rt, ctx->error_stack_trace_limit, mark_func);
+    JS_MarkValue(rt, ctx->error_stack_get, mark_func);
+    JS_MarkValue(rt, ctx->error_stack_set, mark_func);
+    JS_MarkValue(rt, ctx->error_stack_slot, mark_func);
     for(i = 0; i < rt->class_count; i++) {
         JS_MarkValue(rt, ctx->class_proto[i], mark_func);
     }
@@ -3101,6 +3116,10 @@ void JS_FreeContext(JSContext *ctx)
     JS_FreeValue(ctx, ctx->error_back_trace);
     JS_FreeValue(ctx, ctx->error_prepare_stack);
     JS_FreeValue(ctx, ctx->error_stack_trace_limit);
+    JS_FreeValue(ctx, ctx->error_stack_get);
+    JS_FreeValue(ctx, ctx->error_stack_set);
+    JS_FreeValue(ctx, ctx->error_stack_slot);
+    JS_FreeAtom(ctx, ctx->atom_stack_trace_limit);
     for(i = 0; i < rt->class_count; i++) {
         JS_FreeValue(ctx, ctx->class_proto[i]);
     }
@@ -8157,6 +8176,74 @@ static const char *get_func_name(JSContext *ctx, JSValueConst func)
 }
 
 /* Note: it is important that no exception is returned by this function */
+/* An error's own `stack` accessor, defined when the error is made so that
+   it comes first among its properties, as on V8 (`Object.getOwnPropertyNames
+   (new Error("m"))` is ["stack", "message"]). */
+static void js_error_define_stack(JSContext *ctx, JSValueConst obj)
+{
+    if (JS_IsUndefined(ctx->error_stack_get))
+        return;
+    JS_DefineProperty(ctx, obj, JS_ATOM_stack, JS_UNDEFINED,
+                      ctx->error_stack_get, ctx->error_stack_set,
+                      JS_PROP_HAS_GET | JS_PROP_HAS_SET |
+                      JS_PROP_HAS_CONFIGURABLE | JS_PROP_CONFIGURABLE |
+                      JS_PROP_HAS_ENUMERABLE);
+}
+
+/* Where the `stack` accessor of `p` keeps its value: an error's own slot,
+   or (any other object given to Error.captureStackTrace) a property under a
+   private symbol, which no enumeration, proxy or program can see. */
+static JSValue js_error_stack_get(JSContext *ctx, JSValueConst this_val)
+{
+    JSObject *p;
+    JSProperty *pr;
+    JSShapeProperty *prs;
+
+    if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
+        return JS_UNDEFINED;
+    p = JS_VALUE_GET_OBJ(this_val);
+    if (p->class_id == JS_CLASS_ERROR)
+        return js_dup(p->u.object_data);
+    if (JS_IsUndefined(ctx->error_stack_slot))
+        return JS_UNDEFINED;
+    prs = find_own_property(&pr, p, js_symbol_to_atom(ctx, ctx->error_stack_slot));
+    if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+        return js_dup(pr->u.value);
+    return JS_UNDEFINED;
+}
+
+/* Stores `value` (taken over) as the stack of `obj`; -1 on exception. */
+static int js_error_store_stack(JSContext *ctx, JSValueConst obj, JSValue value)
+{
+    JSObject *p;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT) {
+        JS_FreeValue(ctx, value);
+        return 0;
+    }
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id == JS_CLASS_ERROR) {
+        JS_FreeValue(ctx, p->u.object_data);
+        p->u.object_data = value;
+        return 0;
+    }
+    if (p->class_id == JS_CLASS_PROXY || JS_IsUndefined(ctx->error_stack_slot)) {
+        JS_FreeValue(ctx, value);
+        return 0;
+    }
+    return JS_DefinePropertyValue(ctx, obj,
+                                  js_symbol_to_atom(ctx, ctx->error_stack_slot),
+                                  value, JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+}
+
+static JSValue js_error_stack_set(JSContext *ctx, JSValueConst this_val,
+                                  JSValueConst value)
+{
+    if (js_error_store_stack(ctx, this_val, js_dup(value)) < 0)
+        return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
 static bool can_add_backtrace(JSValueConst obj)
 {
     JSObject *p;
@@ -8180,8 +8267,6 @@ static bool can_store_error_stack(JSValueConst obj)
     if (p->class_id != JS_CLASS_ERROR)
         return false;
     if (!JS_IsUndefined(p->u.object_data))
-        return false;
-    if (find_own_property1(p, JS_ATOM_stack))
         return false;
     return true;
 }
@@ -8217,13 +8302,33 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
     rt->in_build_stack_trace = true;
     error_obj = js_dup(error_val);
 
-    // Save exception because conversion to double may fail.
-    saved_exception = JS_GetException(ctx);
+    // Error.stackTraceLimit, read as V8 reads it: a data property of the
+    // Error constructor, nothing called; anything but a number there
+    // captures no stack at all (the error's stack reads undefined).
+    {
+        JSValue limit = JS_UNDEFINED;
+        JSProperty *pr;
+        JSShapeProperty *prs;
 
-    // Extract stack trace limit.
-    // Ignore error since it sets d to NAN anyway.
-    // coverity[check_return]
-    JS_ToFloat64(ctx, &d, ctx->error_stack_trace_limit);
+        if (JS_VALUE_GET_TAG(ctx->error_ctor) == JS_TAG_OBJECT &&
+            ctx->atom_stack_trace_limit != JS_ATOM_NULL) {
+            prs = find_own_property(&pr, JS_VALUE_GET_OBJ(ctx->error_ctor),
+                                    ctx->atom_stack_trace_limit);
+            if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+                limit = pr->u.value;
+        } else {
+            limit = ctx->error_stack_trace_limit;
+        }
+        if (!JS_IsNumber(limit)) {
+            JS_FreeValue(ctx, error_obj);
+            rt->in_build_stack_trace = false;
+            return;
+        }
+        // Save exception because conversion to double may fail.
+        saved_exception = JS_GetException(ctx);
+        // coverity[check_return]
+        JS_ToFloat64(ctx, &d, limit);
+    }
     if (isnan(d) || d < 0.0)
         stack_trace_limit = 0;
     else if (d > INT32_MAX)
@@ -8381,10 +8486,15 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
     if (JS_IsUndefined(ctx->error_back_trace))
         ctx->error_back_trace = js_dup(stack);
     if (has_filter_func) {
-        /* Error.captureStackTrace(target, ...): install an own data property
-           on the (possibly non-Error) target, shadowing the accessor */
-        JS_DefinePropertyValue(ctx, error_obj, JS_ATOM_stack, stack,
-                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        /* Error.captureStackTrace(target, ...): the target's own `stack`
+           accessor, as V8's (a proxy gets a data property) */
+        if (JS_VALUE_GET_TAG(error_obj) == JS_TAG_OBJECT &&
+            JS_VALUE_GET_OBJ(error_obj)->class_id == JS_CLASS_PROXY) {
+            JS_DefinePropertyValue(ctx, error_obj, JS_ATOM_stack, stack,
+                                   JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        } else if (js_error_store_stack(ctx, error_obj, stack) >= 0) {
+            js_error_define_stack(ctx, error_obj);
+        }
     } else if (can_store_error_stack(error_obj)) {
         /* genuine Error instance: store as the [[ErrorData]] stack value */
         p = JS_VALUE_GET_OBJ(error_obj);
@@ -8407,6 +8517,7 @@ JSValue JS_NewError(JSContext *ctx)
     JSValue obj = JS_NewObjectClass(ctx, JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    js_error_define_stack(ctx, obj);
     build_backtrace(ctx, obj, JS_UNDEFINED, NULL, 0, 0, 0);
     return obj;
 }
@@ -8424,6 +8535,7 @@ static JSValue JS_MakeError2(JSContext *ctx, JSErrorEnum error_num,
     }
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    js_error_define_stack(ctx, obj);
     msg = JS_NewString(ctx, message);
     if (JS_IsException(msg))
         msg = JS_NewString(ctx, "Invalid error message");
@@ -43341,6 +43453,7 @@ static JSValue js_error_constructor(JSContext *ctx, JSValueConst new_target,
     JS_FreeValue(ctx, proto);
     if (JS_IsException(obj))
         return obj;
+    js_error_define_stack(ctx, obj);
     switch (magic) {
     case JS_AGGREGATE_ERROR:
         message = argv[1];
@@ -43430,95 +43543,16 @@ static JSValue js_error_toString(JSContext *ctx, JSValueConst this_val,
     return JS_ConcatString(ctx, name, msg);
 }
 
-static JSValue js_error_get_stack(JSContext *ctx, JSValueConst this_val)
-{
-    JSObject *p;
-
-    if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
-    p = JS_VALUE_GET_OBJ(this_val);
-    if (p->class_id != JS_CLASS_ERROR)
-        return JS_UNDEFINED;
-    return js_dup(p->u.object_data);
-}
-
-static JSValue js_error_set_stack(JSContext *ctx, JSValueConst this_val,
-                                  JSValueConst value)
-{
-    int ret, flags;
-
-    if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
-    if (!JS_IsString(value))
-        return JS_ThrowTypeError(ctx, "Error.prototype.stack setter expects a string");
-    if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_ERROR]))
-        return JS_ThrowTypeError(ctx, "Error.prototype.stack setter called on the home object");
-    ret = JS_GetOwnPropertyFlagsInternal(ctx, &flags, JS_VALUE_GET_OBJ(this_val),
-                                         JS_ATOM_stack);
-    if (ret < 0)
-        return JS_EXCEPTION;
-    if (ret == 0) {
-        if (JS_DefinePropertyValue(ctx, this_val, JS_ATOM_stack, js_dup(value),
-                                   JS_PROP_C_W_E | JS_PROP_THROW) < 0)
-            return JS_EXCEPTION;
-    } else {
-        if (JS_SetPropertyInternal2(ctx, this_val, JS_ATOM_stack, js_dup(value),
-                                    this_val, JS_PROP_THROW) < 0)
-            return JS_EXCEPTION;
-    }
-    return JS_UNDEFINED;
-}
-
 static const JSCFunctionListEntry js_error_proto_funcs[] = {
     JS_CFUNC_DEF("toString", 0, js_error_toString ),
     JS_PROP_STRING_DEF("name", "Error", JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE ),
     JS_PROP_STRING_DEF("message", "", JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE ),
-    JS_CGETSET_DEF("stack", js_error_get_stack, js_error_set_stack ),
 };
 
 static JSValue js_error_isError(JSContext *ctx, JSValueConst this_val,
                                 int argc, JSValueConst *argv)
 {
     return js_bool(JS_IsError(argv[0]));
-}
-
-static JSValue js_error_get_stackTraceLimit(JSContext *ctx, JSValueConst this_val)
-{
-    JSValue val;
-
-    val = JS_ToObject(ctx, this_val);
-    if (JS_IsException(val))
-        return val;
-    JS_FreeValue(ctx, val);
-    return js_dup(ctx->error_stack_trace_limit);
-}
-
-static JSValue js_error_set_stackTraceLimit(JSContext *ctx, JSValueConst this_val, JSValueConst value)
-{
-    if (JS_IsUndefined(this_val) || JS_IsNull(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
-    ctx->error_stack_trace_limit = js_dup(value);
-    return JS_UNDEFINED;
-}
-
-static JSValue js_error_get_prepareStackTrace(JSContext *ctx, JSValueConst this_val)
-{
-    JSValue val;
-
-    val = JS_ToObject(ctx, this_val);
-    if (JS_IsException(val))
-        return val;
-    JS_FreeValue(ctx, val);
-    return js_dup(ctx->error_prepare_stack);
-}
-
-static JSValue js_error_set_prepareStackTrace(JSContext *ctx, JSValueConst this_val, JSValueConst value)
-{
-    if (JS_IsUndefined(this_val) || JS_IsNull(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
-    JS_FreeValue(ctx, ctx->error_prepare_stack);
-    ctx->error_prepare_stack = js_dup(value);
-    return JS_UNDEFINED;
 }
 
 static JSValue js_error_capture_stack_trace(JSContext *ctx, JSValueConst this_val,
@@ -43531,12 +43565,19 @@ static JSValue js_error_capture_stack_trace(JSContext *ctx, JSValueConst this_va
     return JS_UNDEFINED;
 }
 
+/* V8's order; Error.stackTraceLimit is a data property (defined with the
+   constructor) and Error.prepareStackTrace is the program's own, absent until
+   it sets one: the embedder's hook is JS_SetErrorPrepareStackTrace's. */
 static const JSCFunctionListEntry js_error_funcs[] = {
-    JS_CFUNC_DEF("isError", 1, js_error_isError ),
     JS_CFUNC_DEF("captureStackTrace", 2, js_error_capture_stack_trace),
-    JS_CGETSET_DEF("stackTraceLimit", js_error_get_stackTraceLimit, js_error_set_stackTraceLimit ),
-    JS_CGETSET_DEF("prepareStackTrace", js_error_get_prepareStackTrace, js_error_set_prepareStackTrace ),
+    JS_CFUNC_DEF("isError", 1, js_error_isError ),
 };
+
+void JS_SetErrorPrepareStackTrace(JSContext *ctx, JSValueConst hook)
+{
+    JS_FreeValue(ctx, ctx->error_prepare_stack);
+    ctx->error_prepare_stack = js_dup(hook);
+}
 
 /* AggregateError */
 
@@ -43551,12 +43592,15 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return obj;
-    JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
-                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
-    /* only Promise.any makes this error (V8: All promises were rejected) */
+    js_error_define_stack(ctx, obj);
+    /* only Promise.any makes this error (V8: All promises were rejected,
+       with its stack, before the errors) */
     JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
                            JS_NewString(ctx, "All promises were rejected"),
                            JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
+                               JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    build_backtrace(ctx, obj, JS_UNDEFINED, NULL, 0, 0, 0);
     return obj;
 }
 
@@ -55631,6 +55675,7 @@ static JSValue js_new_suppressed_error(JSContext *ctx, JSValueConst error,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    js_error_define_stack(ctx, obj);
     JS_DefinePropertyValue(ctx, obj, JS_ATOM_error, js_dup(error),
                            JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     JS_DefinePropertyValue(ctx, obj, JS_ATOM_suppressed, js_dup(suppressed),
@@ -59644,6 +59689,21 @@ int JS_AddIntrinsicBaseObjects(JSContext *ctx)
     JS_NewGlobalCConstructor2(ctx, js_dup(ctx->error_ctor),
                               "Error", ctx->class_proto[JS_CLASS_ERROR]);
     if (JS_SetPropertyFunctionList(ctx, ctx->error_ctor, js_error_funcs, countof(js_error_funcs)))
+        return -1;
+    ctx->atom_stack_trace_limit = JS_NewAtom(ctx, "stackTraceLimit");
+    if (ctx->atom_stack_trace_limit == JS_ATOM_NULL ||
+        JS_DefinePropertyValue(ctx, ctx->error_ctor, ctx->atom_stack_trace_limit,
+                               js_int32(10), JS_PROP_C_W_E) < 0)
+        return -1;
+    ctx->error_stack_get = JS_NewCFunction2(ctx, (JSCFunction *)js_error_stack_get,
+                                            "", 0, JS_CFUNC_getter, 0);
+    ctx->error_stack_set = JS_NewCFunction2(ctx, (JSCFunction *)js_error_stack_set,
+                                            "", 1, JS_CFUNC_setter, 0);
+    ctx->error_stack_slot = JS_NewSymbolFromAtom(ctx, JS_ATOM_stack,
+                                                 JS_ATOM_TYPE_PRIVATE);
+    if (JS_IsException(ctx->error_stack_get) ||
+        JS_IsException(ctx->error_stack_set) ||
+        JS_IsException(ctx->error_stack_slot))
         return -1;
 
     for(int i = 0; i < JS_NATIVE_ERROR_COUNT; i++) {

@@ -1058,6 +1058,10 @@ typedef JSValue JSLazyPropertyInit(JSContext *ctx, JSAtom prop);
 JS_EXTERN int JS_DefineLazyProperty(JSContext *ctx, JSValueConst this_obj,
                                     JSAtom prop, JSLazyPropertyInit *init,
                                     int flags);
+/* The embedder's Error.prepareStackTrace: called for every error the context
+   makes, with the error and its call sites, its result the error's stack
+   (the program's own Error.prepareStackTrace is an ordinary property). */
+JS_EXTERN void JS_SetErrorPrepareStackTrace(JSContext *ctx, JSValueConst hook);
 JS_EXTERN int JS_DefinePropertyGetSet(JSContext *ctx, JSValueConst this_obj,
                                       JSAtom prop, JSValue getter, JSValue setter,
                                       int flags);
