@@ -461,9 +461,11 @@
       else if (hour12 === true) hourDigits = 1;
       else if (hourCycle === undefined && kept.hc === undefined && (language === "es" || language === "gu" || (f.minute === undefined && (language === "it" || language === "ru" || language === "uk")))) hourDigits = 1;
     }
-    // Punjabi formats as the root locale on a 12-hour clock, whose styled hour V8 pads.
+    // Punjabi formats as the root locale on a 12-hour clock, whose styled hour V8 pads;
+    // Spanish's long and full times do not pad (`2:00:00 EET`).
     if (language === "pa" && timeStyle !== undefined && (hc === "h12" || hc === "h11")) hourDigits = 2;
-    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits });
+    if (language === "es" && (timeStyle === "long" || timeStyle === "full")) hourDigits = 1;
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits, calendar: r.calendar });
     // V8 resolves a numeric field its pattern pads as "2-digit".
     if (!dateStyle && !timeStyle && r.calendar === "gregory") {
       const two = formatter.widths();

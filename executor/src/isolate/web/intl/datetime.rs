@@ -291,6 +291,12 @@ fn builder(o: &Object) -> rquickjs::Result<FieldSetBuilder> {
             };
             b.date_fields = Some(fields);
             b.length = Some(length);
+            // The Buddhist calendar's full dates name the era (`วันอังคารที่ 29 กุมภาพันธ์
+            // พ.ศ. 2543` on the reference; its long ones do not), which ICU4X's automatic
+            // year style leaves out.
+            if style == "full" && text(o, "calendar")?.as_deref() == Some("buddhist") {
+                b.year_style = Some(YearStyle::WithEra);
+            }
         }
         if let Some(style) = &time_style {
             let (precision, zone) = match style.as_str() {

@@ -71,7 +71,12 @@ impl PluralSelector {
         if !n.is_finite() {
             return Ok("other");
         }
-        let d = number::rounded(n, &o)?;
+        let mut d = number::rounded(n, &o)?;
+        // ICU4C's integer operand keeps the lowest 18 digits (DecimalQuantity::toLong): V8
+        // selects 1e21 as an integer part of 0 (`fr`: "one", `it`: "other").
+        if !d.absolute.is_zero() && d.absolute.nonzero_magnitude_start() >= 18 {
+            d.absolute.set_max_position(18);
+        }
         Ok(category_name(self.rules.category_for(&d)))
     }
 
