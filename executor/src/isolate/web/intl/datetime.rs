@@ -43,6 +43,116 @@ pub(crate) struct DateFormatter {
     /// ICU4X's field sets cannot ask for, formatted from a `B` pattern instead.
     #[qjs(skip_trace)]
     day_period: Option<DayPeriodOnly>,
+    /// V8's numeric date (`yMd`), where it differs from ICU4X's pattern.
+    #[qjs(skip_trace)]
+    numeric_date: Option<NumericDate>,
+    /// The digits of a numeric hour, where V8's pattern differs from ICU4X's (1 or 2).
+    #[qjs(skip_trace)]
+    hour_digits: Option<usize>,
+    /// The locale's date-time glue (`", "`), for a date with a time zone name and no time:
+    /// V8 joins the two as a date and a time, ICU4X with its own date-zone glue.
+    #[qjs(skip_trace)]
+    zone_glue: Option<String>,
+    /// The AM/PM names, where V8's pattern prints them and ICU4X's the flexible day period.
+    #[qjs(skip_trace)]
+    am_pm: Option<DayPeriodOnly>,
+    /// `am`/`pm` in lower case (`en-IN`).
+    #[qjs(skip_trace)]
+    lower_am_pm: bool,
+    /// Traditional Chinese: V8's date-time glue is a plain space where ICU4X's is a thin one.
+    #[qjs(skip_trace)]
+    hant: bool,
+    /// Korean.
+    #[qjs(skip_trace)]
+    korean: bool,
+    /// Arabic and Urdu zone names: V8's have no direction marks (`غرينتش+١`, `GMT -8`) where
+    /// ICU4X's offsets carry them (`غرينتش\u{61c}+١`).
+    #[qjs(skip_trace)]
+    strip_zone_marks: bool,
+}
+
+/// How V8 writes a numeric date (`{year, month, day}: "numeric"`): the padding of the day
+/// and the month.
+#[derive(Clone, Copy)]
+struct NumericDate {
+    pad_day: bool,
+    pad_month: bool,
+}
+
+/// The locales whose numeric date (CLDR's `yMd` skeleton, which V8's ICU matches in
+/// `availableFormats`) differs from ICU4X's year-month-day pattern, with V8's padding
+/// (day, month), measured on the reference (`formatToParts` of 2024-01-05 over the probe's
+/// 48 locales). ICU4X's compiled data has no `availableFormats`: its field sets carry the
+/// date styles' patterns, which pad where `yMd` does not (`de`: `dd.MM.y` against `d.M.y`).
+const NUMERIC_DATES: [(&str, bool, bool); 14] = [
+    ("en-IN", false, false),
+    ("de", false, false),
+    ("es-MX", false, false),
+    ("nl", false, false),
+    ("pl", false, true),
+    ("tr", true, true),
+    ("te", false, false),
+    ("ja", false, false),
+    ("vi", false, false),
+    ("id", false, false),
+    ("ms", false, false),
+    ("sw", false, false),
+    ("am", false, false),
+    ("cs", false, false),
+];
+
+/// V8's numeric date for `locale`, where it differs from ICU4X's.
+fn numeric_date(locale: &Locale) -> Option<NumericDate> {
+    let language = locale.id.language.as_str();
+    let regional = locale
+        .id
+        .region
+        .map(|r| format!("{language}-{}", r.as_str()));
+    NUMERIC_DATES
+        .iter()
+        .find(|(tag, ..)| Some(*tag) == regional.as_deref())
+        .or_else(|| NUMERIC_DATES.iter().find(|(tag, ..)| *tag == language))
+        .map(|&(_, pad_day, pad_month)| NumericDate { pad_day, pad_month })
+}
+
+/// Whether `c` is a zero digit of a decimal digit block (Latin, Arabic-Indic, Devanagari…).
+fn is_zero(c: char) -> bool {
+    matches!(
+        c,
+        '0' | '\u{660}'
+            | '\u{6f0}'
+            | '\u{966}'
+            | '\u{9e6}'
+            | '\u{a66}'
+            | '\u{ae6}'
+            | '\u{b66}'
+            | '\u{be6}'
+            | '\u{c66}'
+            | '\u{ce6}'
+            | '\u{d66}'
+            | '\u{e50}'
+            | '\u{ed0}'
+            | '\u{f20}'
+            | '\u{1040}'
+            | '\u{17e0}'
+    )
+}
+
+/// A numeric field written with `digits` digits (1: a leading zero dropped; 2: the zero of
+/// the digit's own script added before a single digit).
+fn repad(text: &mut String, digits: usize) {
+    let chars: Vec<char> = text.chars().collect();
+    if digits == 1 && chars.len() == 2 && is_zero(chars[0]) {
+        text.remove(0);
+    } else if digits == 2 && chars.len() == 1 {
+        // The zero digits of the blocks are more than ten code points apart.
+        let zero = (0..10u32)
+            .filter_map(|k| (chars[0] as u32).checked_sub(k).and_then(char::from_u32))
+            .find(|z| is_zero(*z));
+        if let Some(zero) = zero {
+            text.insert(0, zero);
+        }
+    }
 }
 
 /// The names and the pattern (`B`, `BBBB` or `BBBBB`) of a day period formatted alone.
@@ -79,9 +189,59 @@ impl DayPeriodOnly {
         Ok(DayPeriodOnly { names, pattern })
     }
 
+    /// The abbreviated AM/PM names (pattern `a`). V8's `zh-Hant` patterns print these where
+    /// ICU4X's newer CLDR data prints flexible day periods (`凌晨`, `中午`; measured on the
+    /// reference: `上午1:00:00` where ICU4X writes `凌晨1:00:00`).
+    fn am_pm(locale: &Locale) -> rquickjs::Result<Self> {
+        let mut names = FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into())
+            .map_err(failure)?;
+        names
+            .include_day_period_names(DayPeriodNameLength::Abbreviated)
+            .map_err(failure)?;
+        let pattern: DateTimePattern = "a".parse().map_err(failure)?;
+        Ok(DayPeriodOnly { names, pattern })
+    }
+
     fn format(&self, time: &Time) -> String {
         write(&self.names, &self.pattern, time)
     }
+}
+
+/// Whether the resolved options ask for a date field.
+fn fields_have_date(o: &Object) -> rquickjs::Result<bool> {
+    for k in ["weekday", "year", "month", "day"] {
+        if text(o, k)?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The literal the locale's date-time pattern puts between the date of these options and an
+/// hour, when the date comes first: ICU4X's own glue, read off a formatted date and hour.
+fn date_time_glue(locale: &Locale, o: &Object) -> rquickjs::Result<Option<String>> {
+    let mut b = builder(o)?;
+    b.zone_style = None;
+    b.time_precision = Some(TimePrecision::Hour);
+    let Ok(set) = b.build_composite() else {
+        return Ok(None);
+    };
+    let f = DateTimeFormatter::try_new(locale.into(), set).map_err(failure)?;
+    let date = Date::try_new_iso(2024, 1, 5).map_err(failure)?;
+    let time = Time::try_new(15, 0, 0, 0).map_err(failure)?;
+    let zone = TimeZone::UNKNOWN
+        .with_offset(UtcOffset::try_from_seconds(0).ok())
+        .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(0));
+    let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
+    let pieces = Parts::of(&f.format(&zoned)).pieces(Nesting::Outer);
+    let is_date = |k: &str| matches!(k, "year" | "month" | "day" | "weekday" | "era");
+    let is_time = |k: &str| matches!(k, "hour" | "dayPeriod");
+    for w in pieces.windows(3) {
+        if is_date(w[0].0) && w[1].0 == "literal" && is_time(w[2].0) {
+            return Ok(Some(w[1].1.replace('\u{202f}', " ")));
+        }
+    }
+    Ok(None)
 }
 
 /// `time` through `pattern` with `names`.
@@ -113,6 +273,11 @@ pub(crate) fn zone(name: &str) -> Option<jiff::tz::TimeZone> {
 
 /// The field set for the resolved component options (or styles).
 fn field_set(o: &Object) -> rquickjs::Result<CompositeFieldSet> {
+    builder(o)?.build_composite().map_err(failure)
+}
+
+/// The field set builder for the resolved component options (or styles).
+fn builder(o: &Object) -> rquickjs::Result<FieldSetBuilder> {
     let mut b = FieldSetBuilder::new();
     let date_style = text(o, "dateStyle")?;
     let time_style = text(o, "timeStyle")?;
@@ -126,6 +291,12 @@ fn field_set(o: &Object) -> rquickjs::Result<CompositeFieldSet> {
             };
             b.date_fields = Some(fields);
             b.length = Some(length);
+            // The Buddhist calendar's full dates name the era (`วันอังคารที่ 29 กุมภาพันธ์
+            // พ.ศ. 2543` on the reference; its long ones do not), which ICU4X's automatic
+            // year style leaves out.
+            if style == "full" && text(o, "calendar")?.as_deref() == Some("buddhist") {
+                b.year_style = Some(YearStyle::WithEra);
+            }
         }
         if let Some(style) = &time_style {
             let (precision, zone) = match style.as_str() {
@@ -223,14 +394,14 @@ fn field_set(o: &Object) -> rquickjs::Result<CompositeFieldSet> {
             _ => None,
         };
     }
-    b.build_composite().map_err(failure)
+    Ok(b)
 }
 
 impl DateFormatter {
     /// The formatter for `locale` (with its `-u-ca-`, `-u-nu-` and `-u-hc-` keywords) and the
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
-        let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
+        let locale = super::formatting_locale(locale);
         let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
         let alone = !styled
             && [
@@ -280,6 +451,47 @@ impl DateFormatter {
             .or_else(|| zone(&name))
             .ok_or_else(|| failure(format!("unknown time zone {name}")))?;
         let icu_zone = IanaParser::new().parse(zone.iana_name().unwrap_or(&name));
+        let numeric =
+            |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.as_deref() == Some("numeric")) };
+        let numeric_date = if !styled
+            && numeric("year")?
+            && numeric("month")?
+            && numeric("day")?
+            && !has("weekday")?
+            && !has("era")?
+        {
+            numeric_date(&locale)
+        } else {
+            None
+        };
+        let hour_digits = o
+            .get::<_, Option<f64>>("hourDigits")?
+            .map(|n| if n >= 2.0 { 2 } else { 1 });
+        let has_time = ["hour", "minute", "second"]
+            .iter()
+            .map(|k| has(k))
+            .collect::<rquickjs::Result<Vec<_>>>()?
+            .iter()
+            .any(|b| *b);
+        let zone_glue = if !styled && has("timeZoneName")? && !has_time && fields_have_date(o)? {
+            date_time_glue(&locale, o)?
+        } else {
+            None
+        };
+        let hant = locale.id.language.as_str() == "zh"
+            && (locale.id.script.is_some_and(|s| s.as_str() == "Hant")
+                || locale
+                    .id
+                    .region
+                    .is_some_and(|r| matches!(r.as_str(), "TW" | "HK" | "MO")));
+        // With a style, V8's zh-Hant patterns print the flexible periods too.
+        let am_pm = if hant && !styled && has("hour")? {
+            Some(DayPeriodOnly::am_pm(&locale)?)
+        } else {
+            None
+        };
+        let lower_am_pm = locale.id.language.as_str() == "en"
+            && locale.id.region.is_some_and(|r| r.as_str() == "IN");
         Ok(DateFormatter {
             formatter,
             zone,
@@ -288,6 +500,14 @@ impl DateFormatter {
             unasked,
             weekday_time,
             day_period,
+            numeric_date,
+            hour_digits,
+            zone_glue,
+            am_pm,
+            lower_am_pm,
+            hant,
+            korean: locale.id.language.as_str() == "ko",
+            strip_zone_marks: matches!(locale.id.language.as_str(), "ar" | "ur"),
         })
     }
 
@@ -351,7 +571,80 @@ impl DateFormatter {
                 piece.1 = piece.1.replace('\u{202f}', " ");
             }
         }
+        self.as_v8_patterns(&mut parts, &time);
         Ok(split_fractional_seconds(parts))
+    }
+
+    /// Rewrites ICU4X's output where V8's patterns differ, as measured (see the fields).
+    fn as_v8_patterns(&self, parts: &mut Vec<(&'static str, String)>, time: &Time) {
+        if self.hant {
+            for piece in parts.iter_mut().filter(|p| p.0 == "literal") {
+                if piece.1.contains('\u{2009}') {
+                    piece.1 = piece.1.replace('\u{2009}', " ");
+                }
+            }
+        }
+        if let Some(names) = &self.am_pm {
+            for piece in parts.iter_mut().filter(|p| p.0 == "dayPeriod") {
+                piece.1 = names.format(time);
+            }
+        }
+        if self.lower_am_pm {
+            for piece in parts.iter_mut().filter(|p| p.0 == "dayPeriod") {
+                if piece.1 == "AM" || piece.1 == "PM" {
+                    piece.1 = piece.1.to_lowercase();
+                }
+            }
+        }
+        if let Some(digits) = self.hour_digits {
+            for piece in parts.iter_mut().filter(|p| p.0 == "hour") {
+                repad(&mut piece.1, digits);
+            }
+        }
+        if let Some(glue) = &self.zone_glue
+            && let Some(i) = parts.iter().position(|p| p.0 == "timeZoneName")
+            && i >= 2
+            && parts[i - 1].0 == "literal"
+            && matches!(parts[i - 2].0, "year" | "month" | "day" | "weekday")
+        {
+            parts[i - 1].1 = glue.clone();
+            // A zone ICU4X closes in brackets (`fa`: ` (…)`) loses its closing one.
+            if i + 2 == parts.len() && parts[i + 1].0 == "literal" {
+                parts.pop();
+            }
+        }
+        if self.strip_zone_marks {
+            for piece in parts.iter_mut().filter(|p| p.0 == "timeZoneName") {
+                piece
+                    .1
+                    .retain(|c| !matches!(c, '\u{200e}' | '\u{200f}' | '\u{61c}'));
+            }
+        }
+        if let Some(date) = self.numeric_date {
+            for piece in parts.iter_mut() {
+                match piece.0 {
+                    "day" => repad(&mut piece.1, if date.pad_day { 2 } else { 1 }),
+                    "month" => repad(&mut piece.1, if date.pad_month { 2 } else { 1 }),
+                    _ => {}
+                }
+            }
+        }
+        // Korean numeric dates: V8 writes `2024. 7. 1.` where ICU4X's data has `2024/7/1`.
+        if self.korean
+            && let Some(y) = parts.iter().position(|p| p.0 == "year")
+            && parts.len() >= y + 5
+            && parts[y + 1] == ("literal", "/".to_string())
+            && parts[y + 2].0 == "month"
+            && parts[y + 3] == ("literal", "/".to_string())
+            && parts[y + 4].0 == "day"
+        {
+            parts[y + 1].1 = ". ".to_string();
+            parts[y + 3].1 = ". ".to_string();
+            match parts.get_mut(y + 5) {
+                Some(next) if next.0 == "literal" => next.1.insert(0, '.'),
+                _ => parts.insert(y + 5, ("literal", ".".to_string())),
+            }
+        }
     }
 }
 
@@ -466,6 +759,23 @@ impl DateFormatter {
     #[qjs(rename = "parts")]
     pub fn js_parts<'js>(&self, ctx: Ctx<'js>, ms: f64) -> rquickjs::Result<Array<'js>> {
         super::parts::pieces_to_js(&ctx, self.format_parts(ms)?)
+    }
+
+    /// The numeric fields (`month`, `day`, `hour`) the pattern writes with two digits, read
+    /// off 2024-01-05 03:05:07 in the formatter's zone, space-separated: V8 resolves a
+    /// field's option from its pattern (`it`'s `dd/MM/y` resolves `"2-digit"`).
+    pub fn widths(&self) -> rquickjs::Result<String> {
+        let local = jiff::civil::date(2024, 1, 5)
+            .at(3, 5, 7, 0)
+            .to_zoned(self.zone.clone())
+            .map_err(failure)?;
+        let parts = self.format_parts(local.timestamp().as_millisecond() as f64)?;
+        let two: Vec<&str> = parts
+            .iter()
+            .filter(|(k, v)| matches!(*k, "month" | "day" | "hour") && v.chars().count() == 2)
+            .map(|(k, _)| *k)
+            .collect();
+        Ok(two.join(" "))
     }
 
     /// An instant's formatted text.

@@ -125,6 +125,10 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         Function::new(ctx.clone(), |tag: String| numbering_system(&tag))?,
     )?;
     t.set(
+        "calendar",
+        Function::new(ctx.clone(), |tag: String| default_calendar(&tag))?,
+    )?;
+    t.set(
         "timeZone",
         Function::new(ctx.clone(), |name: String| datetime::normalize_zone(&name))?,
     )?;
@@ -193,6 +197,44 @@ fn known_language(tag: &str) -> bool {
     !(id.script == root.script && id.region == root.region)
 }
 
+/// Whether the tag is Punjabi in Gurmukhi (`pa`, `pa-Guru`, `pa-IN`), for which workerd's
+/// ICU data has plural rules and no formatting data of its own: measured on the reference,
+/// `pa-IN` resolves as `pa` and formats as the root locale (`1,234,567.891`, `2025-01-01
+/// 8:59:59 AM`, `1970 M01 1`, `+1 d`, `a & b`).
+fn is_gurmukhi_punjabi(id: &LanguageIdentifier) -> bool {
+    id.language.as_str() == "pa"
+        && id.script.is_none_or(|s| s.as_str() == "Guru")
+        && id.region.is_none_or(|r| r.as_str() != "PK")
+}
+
+/// The locale whose data formats for a resolved tag: the tag itself, or the root locale
+/// (its extensions kept, 12-hour unless an `-u-hc-` says otherwise) where workerd's data
+/// has none of the language's own (see [`is_gurmukhi_punjabi`]).
+pub(crate) fn formatting_locale(tag: &str) -> Locale {
+    let mut locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    if is_gurmukhi_punjabi(&locale.id) {
+        locale.id = LanguageIdentifier::UNKNOWN;
+        let hc = icu::locale::extensions::unicode::key!("hc");
+        if locale.extensions.unicode.keywords.get(&hc).is_none()
+            && let Ok(h12) = "h12".parse()
+        {
+            locale.extensions.unicode.keywords.set(hc, h12);
+        }
+    }
+    locale
+}
+
+/// The locale whose names (lists, display names) serve a resolved tag: the tag itself, or
+/// English where workerd's data has none of the language's own (`pa-IN`: `a and b`,
+/// `United States`, measured on the reference).
+pub(crate) fn naming_locale(tag: &str) -> Locale {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    if is_gurmukhi_punjabi(&locale.id) {
+        return icu::locale::locale!("en");
+    }
+    locale
+}
+
 /// The locale a service resolves to for a supported tag's base: the tag without a region
 /// CLDR does not know (`de-XX` → `de`), as ICU's lookup falls back.
 fn available(tag: &str, any_language: bool) -> Option<String> {
@@ -200,6 +242,9 @@ fn available(tag: &str, any_language: bool) -> Option<String> {
         return None;
     }
     let mut id = LanguageIdentifier::try_from_str(tag).ok()?;
+    if is_gurmukhi_punjabi(&id) {
+        return Some("pa".to_string());
+    }
     if let Some(region) = id.region {
         let names = icu_experimental::displaynames::multi::RegionDisplayNames::try_new_unstable(
             &icu_experimental::provider::Baked,
@@ -224,6 +269,30 @@ fn expand(tag: &str, maximize: bool) -> Option<String> {
         expander.minimize(&mut locale.id);
     }
     Some(locale.to_string())
+}
+
+/// The default calendar of the tag's language (`th` → `buddhist`, `fa` → `persian`), as
+/// ICU4X's calendar preferences give it for the language alone: V8 picks the calendar by
+/// language (measured on the reference: `fa-AF` is persian, `en-TH` and `ar-SA` gregory).
+fn default_calendar(tag: &str) -> &'static str {
+    use icu::calendar::AnyCalendarKind as K;
+    let Ok(locale) = Locale::try_from_str(tag) else {
+        return "gregory";
+    };
+    let language = Locale::from(LanguageIdentifier::from((locale.id.language, None, None)));
+    match K::try_new((&language).into()) {
+        Ok(K::Buddhist) => "buddhist",
+        Ok(K::Persian) => "persian",
+        Ok(K::Hebrew) => "hebrew",
+        Ok(K::Japanese) => "japanese",
+        Ok(K::Roc) => "roc",
+        Ok(K::Indian) => "indian",
+        Ok(K::Ethiopian) => "ethiopic",
+        Ok(K::Coptic) => "coptic",
+        Ok(K::Chinese) => "chinese",
+        Ok(K::Dangi) => "dangi",
+        _ => "gregory",
+    }
 }
 
 /// The locale's default numbering system (`latn`, `arab`, `beng`…).

@@ -73,6 +73,53 @@ pub(crate) struct NumberFormatter {
     digits: Digits,
     #[qjs(skip_trace)]
     sign: SignDisplay,
+    /// The locale's text for NaN.
+    #[qjs(skip_trace)]
+    nan: &'static str,
+    /// The locale's exponent separator (`E`, `×10^`…).
+    #[qjs(skip_trace)]
+    exponent: &'static str,
+    /// The locale's minus sign, with the direction marks before it (`\u{200e}−`).
+    #[qjs(skip_trace)]
+    minus: (String, String),
+}
+
+/// The locale's exponent separator, measured on the reference over its 60 languages
+/// (`formatToParts` of 0.01 in scientific notation): ICU4X's decimal data has no
+/// exponential symbol, so this small table stands in for CLDR's `exponential`.
+/// `arabic_digits`: the locale writes Arabic-Indic digits (Arabic's `أس`; in Latin digits `E`).
+fn exponent_symbol(locale: &Locale, arabic_digits: bool) -> &'static str {
+    match locale.id.language.as_str() {
+        "ar" if arabic_digits => "أس",
+        "el" | "sk" | "sl" => "e",
+        "et" | "lt" | "sv" => "×10^",
+        "fa" if arabic_digits => "×۱۰^",
+        "uk" => "Е",
+        _ => "E",
+    }
+}
+
+/// The locales whose NaN is not `NaN` in V8's ICU data, with their text, measured on the
+/// reference over its 60 languages (`new Intl.NumberFormat(l).format(NaN)`). ICU4X's decimal
+/// data has no NaN symbol, so this small table stands in for CLDR's `nan`.
+fn nan_symbol(locale: &Locale) -> &'static str {
+    let id = &locale.id;
+    match id.language.as_str() {
+        "am" => "በቁጥር\u{a0}ሊገለጽ\u{a0}የማይችል",
+        "ar" => "ليس\u{a0}رقمًا",
+        "fa" => "ناعدد",
+        "fi" => "epäluku",
+        "lv" => "NS",
+        "ru" => "не\u{a0}число",
+        "zh" if id.script.is_some_and(|s| s.as_str() == "Hant")
+            || id
+                .region
+                .is_some_and(|r| matches!(r.as_str(), "TW" | "HK" | "MO")) =>
+        {
+            "非數值"
+        }
+        _ => "NaN",
+    }
 }
 
 fn text(o: &Object, key: &str) -> rquickjs::Result<String> {
@@ -142,7 +189,7 @@ impl NumberFormatter {
     /// The formatter for `locale` (a BCP 47 tag, with its `-u-nu-` keyword if any) and the
     /// resolved options.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
-        let locale: Locale = locale.parse().unwrap_or(Locale::UNKNOWN);
+        let locale = super::formatting_locale(locale);
         let grouping = match text(o, "useGrouping")?.as_str() {
             "always" => GroupingStrategy::Always,
             "min2" => GroupingStrategy::Min2,
@@ -210,12 +257,28 @@ impl NumberFormatter {
             "negative" => SignDisplay::Negative,
             _ => SignDisplay::Auto,
         };
+        let plain = decimal()?;
+        let zero = Parts::of(&plain.format(&Decimal::from(0))).text;
+        let arabic_digits = zero.chars().any(|c| matches!(c, '\u{660}' | '\u{6f0}'));
+        let minus_one = Parts::of(&plain.format(&Decimal::from(-1)));
+        let minus = minus_one
+            .pieces(Nesting::Inner)
+            .into_iter()
+            .find(|(k, _)| *k == "minusSign")
+            .map(|(_, m)| {
+                let sign = m.trim_start_matches(['\u{200e}', '\u{200f}', '\u{61c}']);
+                (m[..m.len() - sign.len()].to_string(), sign.to_string())
+            })
+            .unwrap_or_else(|| (String::new(), "-".to_string()));
         Ok(NumberFormatter {
             style,
             notation,
-            plain: decimal()?,
+            plain,
             digits,
             sign,
+            nan: nan_symbol(&locale),
+            exponent: exponent_symbol(&locale, arabic_digits),
+            minus,
         })
     }
 
@@ -252,9 +315,11 @@ impl NumberFormatter {
                     round(&mut significand, &self.digits);
                 }
                 let mut parts = self.styled(significand);
-                parts.push_part("E", part("exponentSeparator"));
+                parts.push_part(self.exponent, part("exponentSeparator"));
                 if exponent < 0 {
-                    parts.push_part("-", part("exponentMinusSign"));
+                    // The direction marks of the locale's minus sign are a literal of their own.
+                    parts.text.push_str(&self.minus.0);
+                    parts.push_part(&self.minus.1, part("exponentMinusSign"));
                 }
                 let magnitude = Decimal::from(exponent.unsigned_abs() as u32);
                 let digits = Parts::of(&self.plain.format(&magnitude));
@@ -355,7 +420,7 @@ impl NumberFormatter {
     fn pieces(&self, value: &Value) -> Vec<(&'static str, String)> {
         let decimal = if let Some(n) = value.as_number() {
             if n.is_nan() {
-                return self.format_special(false, "NaN", "nan");
+                return self.format_special(false, self.nan, "nan");
             }
             if n.is_infinite() {
                 return self.format_special(n < 0.0, "∞", "infinity");

@@ -100,6 +100,15 @@ impl Parts {
             if kind == "literal" {
                 out.push_affix(&text, affix);
             } else {
+                // V8 gives the direction marks of a locale's sign (`\u{200e}-`) as a literal
+                // of their own before the sign.
+                let text = if matches!(kind, "minusSign" | "plusSign") {
+                    let sign = text.trim_start_matches(is_bidi);
+                    out.text.push_str(&text[..text.len() - sign.len()]);
+                    sign.to_string()
+                } else {
+                    text
+                };
                 let start = out.text.len();
                 out.text.push_str(&text);
                 out.spans.push((start, out.text.len(), number_part(kind)));
@@ -126,14 +135,9 @@ impl Parts {
             let mut kind = class(chars[i]);
             let mut j = i + 1;
             if kind == "bidi" {
-                // A direction mark belongs to the sign it precedes, else it is literal.
-                kind = match chars.get(j).map(|c| class(*c)) {
-                    Some(k @ ("minusSign" | "plusSign")) => {
-                        j += 1;
-                        k
-                    }
-                    _ => "literal",
-                };
+                // A direction mark is literal, before a sign too (measured on V8: `ar`'s
+                // `\u{200f}\u{200e}` before `-`, `he`'s `\u{200e}` before `+`).
+                kind = "literal";
             } else if kind != "minusSign" && kind != "plusSign" {
                 loop {
                     while j < chars.len() && class(chars[j]) == kind {
@@ -244,6 +248,11 @@ pub(crate) fn put<'js, K: IntoAtom<'js>, V: IntoJs<'js>>(
         key,
         Property::from(value).writable().enumerable().configurable(),
     )
+}
+
+/// Whether `c` is a direction mark (LRM, RLM, ALM).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
 /// A part of a number, by its ECMA-402 type.

@@ -71,7 +71,12 @@ impl PluralSelector {
         if !n.is_finite() {
             return Ok("other");
         }
-        let d = number::rounded(n, &o)?;
+        let mut d = number::rounded(n, &o)?;
+        // ICU4C's integer operand keeps the lowest 18 digits (DecimalQuantity::toLong): V8
+        // selects 1e21 as an integer part of 0 (`fr`: "one", `it`: "other").
+        if !d.absolute.is_zero() && d.absolute.nonzero_magnitude_start() >= 18 {
+            d.absolute.set_max_position(18);
+        }
         Ok(category_name(self.rules.category_for(&d)))
     }
 
@@ -150,7 +155,7 @@ pub(crate) fn list<'js>(
         _ => ListLength::Wide,
     };
     let options = ListFormatterOptions::default().with_length(length);
-    let prefs = (&locale(tag)).into();
+    let prefs = (&super::naming_locale(tag)).into();
     let f = match kind {
         "disjunction" => ListFormatter::try_new_or(prefs, options),
         "unit" => ListFormatter::try_new_unit(prefs, options),
@@ -171,7 +176,7 @@ pub(crate) fn relative<'js>(
     unit: &str,
     value: f64,
 ) -> rquickjs::Result<Array<'js>> {
-    let prefs = (&locale(tag)).into();
+    let prefs = (&super::formatting_locale(tag)).into();
     let mut options = RelativeTimeFormatterOptions::default();
     if numeric == "auto" {
         options = options.with_numeric(Numeric::Auto);
@@ -305,13 +310,15 @@ pub(crate) fn display_name(tag: &str, kind: &str, style: &str, code: &str) -> Op
         LanguageDisplayNames, LocaleDisplayNamesFormatter, RegionDisplayNames, ScriptDisplayNames,
     };
     use icu_experimental::displaynames::{DisplayNamesOptions, Style};
-    let prefs = (&locale(tag)).into();
+    let prefs = (&super::naming_locale(tag)).into();
     let mut options = DisplayNamesOptions::default();
-    options.style = Some(match style {
-        "short" => Style::Short,
-        "narrow" => Style::Narrow,
-        _ => Style::Long,
-    });
+    // ECMA-402's `long` is CLDR's plain name; ICU4X's `Long` is CLDR's `alt="long"` variant
+    // (`zh` → "Mandarin Chinese" where V8 says "Chinese").
+    options.style = match style {
+        "short" => Some(Style::Short),
+        "narrow" => Some(Style::Narrow),
+        _ => None,
+    };
     let provider = &icu_experimental::provider::Baked;
     match kind {
         "region" => {
