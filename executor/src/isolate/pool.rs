@@ -24,10 +24,9 @@
 //! whose stock is empty leaves the queue to the workers that have a sandbox ready (one takes
 //! the run at its next look) and prepares meanwhile; it takes runs again once it has one
 //! ready, or when no worker has: so it never serves a run with a preparation of its own
-//! while a prepared sandbox waits in another worker's stock. (Before, with two workers, the
-//! worker that had just emptied its stock took the caller's next run and prepared for it,
-//! while the other's stock sat full: two workers served runs back to back no faster than
-//! one.)
+//! while a prepared sandbox waits in another worker's stock. (Before, the worker that had
+//! just emptied its stock took the caller's next run and prepared a whole sandbox for it,
+//! while the other's stock could sit full.)
 //!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
