@@ -28,7 +28,9 @@
 //! just emptied its stock took the caller's next run and prepared a whole sandbox for it,
 //! while the other's stock could sit full.)
 //!
-//! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
+//! Guarantees: a full queue makes `submit` wait instead of failing; a worker that leaves a
+//! run to the others prepares meanwhile and takes runs again once a sandbox of its own is
+//! ready, so a waiting run is taken after at most one preparation whatever the others do; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
 //! each worker exits once the queue is drained; the used sandboxes a worker keeps to free
 //! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
@@ -524,5 +526,80 @@ fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>, u
                 .reply
                 .send(Err(Error::Internal("the run panicked".into())));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared() -> Shared {
+        Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                closed: false,
+                parked: 0,
+                spinning: false,
+            }),
+            arrived: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+            workers: 2,
+            stocked: AtomicUsize::new(0),
+            slots: Arc::new(Semaphore::new(1)),
+            idle_spin: Duration::ZERO,
+        }
+    }
+
+    /// The count other workers read to decide whether to leave a run to this one.
+    fn stocked(shared: &Shared) -> usize {
+        shared.stocked.load(Ordering::Acquire)
+    }
+
+    #[test]
+    fn a_stock_counts_itself_stocked_exactly_while_a_sandbox_is_ready() {
+        let shared = shared();
+        let mut stock = Stock {
+            ready: Vec::new(),
+            preparing: None,
+            size: 2,
+            shared: &shared,
+        };
+        // A runtime, then four stages: the fifth piece of work makes a sandbox ready.
+        for piece in 1..=4 {
+            stock.advance();
+            assert!(stock.ready.is_empty(), "piece {piece} leaves it preparing");
+            assert_eq!(stocked(&shared), 0);
+        }
+        stock.advance();
+        assert_eq!(stock.ready.len(), 1);
+        assert_eq!(stocked(&shared), 1);
+        for _ in 0..5 {
+            stock.advance();
+        }
+        assert_eq!(stock.ready.len(), 2);
+        assert_eq!(stocked(&shared), 1, "one worker, counted once");
+        assert!(stock.take().is_ok());
+        assert_eq!(stocked(&shared), 1);
+        assert!(stock.take().is_ok());
+        assert_eq!(stocked(&shared), 0);
+        // With none ready, a run gets the one being prepared, finished.
+        stock.advance();
+        stock.advance();
+        assert!(stock.preparing.is_some());
+        let sandbox = stock.take().expect("the half-prepared sandbox, finished");
+        assert!(stock.preparing.is_none());
+        assert_eq!(stocked(&shared), 0);
+        sandbox.ctx.with(|ctx| {
+            let probe: String = ctx.eval("typeof URL + typeof console.log").expect("runs");
+            assert_eq!(probe, "functionfunction");
+        });
+        // A worker that exits stops counting.
+        for _ in 0..5 {
+            stock.advance();
+        }
+        assert_eq!(stocked(&shared), 1);
+        drop(stock);
+        assert_eq!(stocked(&shared), 0);
     }
 }
