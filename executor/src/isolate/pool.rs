@@ -18,8 +18,19 @@
 //! Where the microseconds of a run go (see the README's Benchmarks section): preparing a
 //! sandbox costs several times what a trivial run does and freeing one about as much as the
 //! run, so both stay off the run's path: a run waits for neither unless the stock is empty.
+//! A sandbox is prepared one stage at a time ([`Preparation`], five stages of at most a
+//! million instructions), and a worker looks for a run between two stages, so a run that
+//! arrives while every worker prepares waits for a stage, not a whole preparation. A worker
+//! whose stock is empty leaves the queue to the workers that have a sandbox ready (one takes
+//! the run at its next look) and prepares meanwhile; it takes runs again once it has one
+//! ready, or when no worker has: so it never serves a run with a preparation of its own
+//! while a prepared sandbox waits in another worker's stock. (Before, the worker that had
+//! just emptied its stock took the caller's next run and prepared a whole sandbox for it,
+//! while the other's stock could sit full.)
 //!
-//! Guarantees: a full queue makes `submit` wait instead of failing; a run that panics
+//! Guarantees: a full queue makes `submit` wait instead of failing; a worker that leaves a
+//! run to the others prepares meanwhile and takes runs again once a sandbox of its own is
+//! ready, so a waiting run is taken after at most one preparation whatever the others do; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
 //! each worker exits once the queue is drained; the used sandboxes a worker keeps to free
 //! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
@@ -36,7 +47,7 @@ use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::run::{Remains, RunLimits, run};
-use super::sandbox::Sandbox;
+use super::sandbox::{Preparation, Sandbox};
 use crate::Error;
 use crate::protocol::{ExecuteRequest, Outcome};
 
@@ -78,6 +89,9 @@ struct Shared {
     idle: AtomicUsize,
     /// How many workers were started.
     workers: usize,
+    /// Workers whose stock holds a prepared sandbox: a worker with none leaves a run to
+    /// them.
+    stocked: AtomicUsize,
     /// Places in the queue: `submit` waits for one.
     slots: Arc<Semaphore>,
     /// How long an idle worker looks for a run before it parks.
@@ -124,6 +138,7 @@ impl Pool {
             waiting: AtomicUsize::new(0),
             idle: AtomicUsize::new(0),
             workers,
+            stocked: AtomicUsize::new(0),
             slots: Arc::new(Semaphore::new(workers * 64)),
             idle_spin,
         });
@@ -213,6 +228,15 @@ impl Shared {
             }
             None if state.closed => Taken::Closed,
             None => Taken::None,
+        }
+    }
+
+    /// `Closed` once the pool is closed and its queue drained, without taking a run.
+    fn closed(&self) -> Taken {
+        match self.state.lock() {
+            Ok(state) if state.closed && state.queue.is_empty() => Taken::Closed,
+            Ok(_) => Taken::None,
+            Err(_) => Taken::Closed,
         }
     }
 
@@ -312,7 +336,12 @@ fn worker(shared: &Shared, stock_size: usize) {
     else {
         return;
     };
-    let mut stock: Vec<Result<Sandbox, Error>> = Vec::with_capacity(stock_size);
+    let mut stock = Stock {
+        ready: Vec::with_capacity(stock_size),
+        preparing: None,
+        size: stock_size,
+        shared,
+    };
     // The used sandboxes of the last runs, freed once no run waits.
     let mut used = Used {
         kept: Vec::with_capacity(stock_size),
@@ -321,7 +350,14 @@ fn worker(shared: &Shared, stock_size: usize) {
     };
     let mut just_ran = false;
     loop {
-        let taken = if just_ran && !stock.is_empty() {
+        // A worker with nothing prepared leaves a run to one that has a sandbox ready (it
+        // takes the run between two pieces of its work), and prepares meanwhile; so a run
+        // waits for a piece of work, never for a whole preparation, while a sandbox is
+        // ready somewhere.
+        let defer = stock.ready.is_empty() && shared.stocked.load(Ordering::Acquire) > 0;
+        let taken = if defer {
+            shared.closed()
+        } else if just_ran && !stock.ready.is_empty() {
             shared.idle_while(|| shared.spin(AFTER_RUN_SPIN))
         } else {
             shared.poll()
@@ -331,13 +367,18 @@ fn worker(shared: &Shared, stock_size: usize) {
             Taken::Job(job) => *job,
             Taken::Closed => return,
             Taken::None => {
-                // One piece of work at a time, looking for a run between them: freeing a
-                // used sandbox, preparing one, or else waiting.
+                // One piece of work at a time, looking for a run between them: a stage of
+                // the next sandbox while none is ready, else freeing a used sandbox, a stage
+                // of the next sandbox, or else waiting.
+                if stock.ready.is_empty() {
+                    stock.advance();
+                    continue;
+                }
                 if used.free_one() {
                     continue;
                 }
-                if stock.len() < stock_size {
-                    stock.push(Sandbox::prepare());
+                if stock.ready.len() < stock.size {
+                    stock.advance();
                     continue;
                 }
                 match shared.idle_while(|| shared.wait()) {
@@ -353,6 +394,75 @@ fn worker(shared: &Shared, stock_size: usize) {
         };
         run_job(&runtime, job, &mut stock, &mut used);
         just_ran = true;
+    }
+}
+
+/// A worker's prepared sandboxes, and the one it is preparing.
+struct Stock<'a> {
+    ready: Vec<Result<Sandbox, Error>>,
+    preparing: Option<Preparation>,
+    /// How many it keeps ready.
+    size: usize,
+    shared: &'a Shared,
+}
+
+impl Stock<'_> {
+    /// Runs one stage of the next sandbox.
+    fn advance(&mut self) {
+        let step = match self.preparing.as_mut() {
+            Some(preparation) => preparation.step(),
+            None => match Preparation::start() {
+                Ok(preparation) => {
+                    self.preparing = Some(preparation);
+                    Ok(false)
+                }
+                Err(error) => Err(error),
+            },
+        };
+        match step {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Some(ready) = self.preparing.take() {
+                    self.push(ready.into_sandbox());
+                }
+            }
+            Err(error) => {
+                self.preparing = None;
+                self.push(Err(error));
+            }
+        }
+    }
+
+    fn push(&mut self, sandbox: Result<Sandbox, Error>) {
+        if self.ready.is_empty() {
+            self.shared.stocked.fetch_add(1, Ordering::AcqRel);
+        }
+        self.ready.push(sandbox);
+    }
+
+    /// A sandbox for a run: a ready one, else the one being prepared, finished, else a
+    /// fresh one.
+    fn take(&mut self) -> Result<Sandbox, Error> {
+        match self.ready.pop() {
+            Some(sandbox) => {
+                if self.ready.is_empty() {
+                    self.shared.stocked.fetch_sub(1, Ordering::AcqRel);
+                }
+                sandbox
+            }
+            None => match self.preparing.take() {
+                Some(preparation) => preparation.into_sandbox(),
+                None => Sandbox::prepare(),
+            },
+        }
+    }
+}
+
+impl Drop for Stock<'_> {
+    fn drop(&mut self) {
+        if !self.ready.is_empty() {
+            self.shared.stocked.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -392,16 +502,11 @@ impl Used {
 
 /// Runs `job` in a sandbox of the stock (or a fresh one) and answers it; its sandbox is kept
 /// in `used` until the worker has time to free it.
-fn run_job(
-    runtime: &tokio::runtime::Runtime,
-    job: Job,
-    stock: &mut Vec<Result<Sandbox, Error>>,
-    used: &mut Used,
-) {
+fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>, used: &mut Used) {
     if job.reply.is_closed() {
         return;
     }
-    let sandbox = match stock.pop().unwrap_or_else(Sandbox::prepare) {
+    let sandbox = match stock.take() {
         Ok(sandbox) => sandbox,
         Err(error) => {
             let _ = job.reply.send(Err(error));
@@ -421,5 +526,80 @@ fn run_job(
                 .reply
                 .send(Err(Error::Internal("the run panicked".into())));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared() -> Shared {
+        Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                closed: false,
+                parked: 0,
+                spinning: false,
+            }),
+            arrived: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+            workers: 2,
+            stocked: AtomicUsize::new(0),
+            slots: Arc::new(Semaphore::new(1)),
+            idle_spin: Duration::ZERO,
+        }
+    }
+
+    /// The count other workers read to decide whether to leave a run to this one.
+    fn stocked(shared: &Shared) -> usize {
+        shared.stocked.load(Ordering::Acquire)
+    }
+
+    #[test]
+    fn a_stock_counts_itself_stocked_exactly_while_a_sandbox_is_ready() {
+        let shared = shared();
+        let mut stock = Stock {
+            ready: Vec::new(),
+            preparing: None,
+            size: 2,
+            shared: &shared,
+        };
+        // A runtime, then four stages: the fifth piece of work makes a sandbox ready.
+        for piece in 1..=4 {
+            stock.advance();
+            assert!(stock.ready.is_empty(), "piece {piece} leaves it preparing");
+            assert_eq!(stocked(&shared), 0);
+        }
+        stock.advance();
+        assert_eq!(stock.ready.len(), 1);
+        assert_eq!(stocked(&shared), 1);
+        for _ in 0..5 {
+            stock.advance();
+        }
+        assert_eq!(stock.ready.len(), 2);
+        assert_eq!(stocked(&shared), 1, "one worker, counted once");
+        assert!(stock.take().is_ok());
+        assert_eq!(stocked(&shared), 1);
+        assert!(stock.take().is_ok());
+        assert_eq!(stocked(&shared), 0);
+        // With none ready, a run gets the one being prepared, finished.
+        stock.advance();
+        stock.advance();
+        assert!(stock.preparing.is_some());
+        let sandbox = stock.take().expect("the half-prepared sandbox, finished");
+        assert!(stock.preparing.is_none());
+        assert_eq!(stocked(&shared), 0);
+        sandbox.ctx.with(|ctx| {
+            let probe: String = ctx.eval("typeof URL + typeof console.log").expect("runs");
+            assert_eq!(probe, "functionfunction");
+        });
+        // A worker that exits stops counting.
+        for _ in 0..5 {
+            stock.advance();
+        }
+        assert_eq!(stocked(&shared), 1);
+        drop(stock);
+        assert_eq!(stocked(&shared), 0);
     }
 }
