@@ -280,7 +280,7 @@
     const nativeOptions = { ...r, useGrouping: String(grouping), roundingType: digits.roundingType };
     if (digits.compactDefault) nativeOptions.roundingType = "morePrecision";
     const tagWithNu = withKeywords(base, { nu: r.numberingSystem });
-    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base } : null });
+    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base, options: nativeOptions } : null });
   }
   // A value as the formatter takes it: a number, or a decimal string (BigInt, numeric text).
   const numeric = (x) => {
@@ -314,6 +314,8 @@
   const UNIT_TIGHT = { percent: true, celsius: true, fahrenheit: true };
   const unitParts = (state, v, parts) => {
     const { unit, unitDisplay } = state.unit;
+    const words = durationUnitWords(state.unit, v, parts);
+    if (words !== undefined) return words;
     const names = UNIT_NAMES[unit];
     const one = Number(v) === 1;
     const label = names ? (unitDisplay === "long" ? names[one ? 1 : 2] : names[0]) : unit;
@@ -1002,6 +1004,34 @@
     const s = typeof d === "object" && d !== null ? durationFormats.get(d) : undefined;
     if (s === undefined) throw new TypeError(`Method Intl.DurationFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
     return s;
+  };
+  // NumberFormat's unit style for the duration units (year … nanosecond): the number's
+  // parts inside CLDR's pattern for its plural (`N.unitAffixes`, the names DurationFormat
+  // prints), the words around it cut into unit and spacing as ICU cuts them. The plural
+  // comes from the number as rounded, in ASCII digits (a latn twin of the formatter).
+  const wordParts = (text, out) => {
+    const lead = /^[\s\u00a0\u202f]*/.exec(text)[0], trail = /[\s\u00a0\u202f]*$/.exec(text.slice(lead.length))[0];
+    const name = text.slice(lead.length, text.length - trail.length);
+    if (lead) append(out, { type: "literal", value: lead });
+    if (name) append(out, { type: "unit", value: name });
+    if (trail) append(out, { type: "literal", value: trail });
+  };
+  const durationUnitWords = (u, v, parts) => {
+    if (!DURATION_UNITS.includes(`${u.unit}s`)) return undefined;
+    if (u.latn === undefined) u.latn = N.numberFormatter(withKeywords(u.tag, { nu: "latn" }), u.options);
+    let digits = "";
+    for (const p of u.latn.parts(v)) {
+      if (p.type === "integer" || p.type === "fraction") digits += p.value;
+      else if (p.type === "decimal") digits += ".";
+    }
+    const affixes = N.unitAffixes(u.tag, u.unit, u.unitDisplay, digits === "" ? "0" : digits);
+    if (affixes === undefined || affixes === null) return undefined;
+    const out = [];
+    if (affixes.length === 1) { wordParts(affixes[0], out); return out; }
+    wordParts(affixes[0], out);
+    for (const p of parts) append(out, p);
+    wordParts(affixes[1], out);
+    return out;
   };
   const temporal = (Kind, text) => new Kind(`Temporal error: ${text}`);
   // ToIntegerIfIntegral.

@@ -249,14 +249,15 @@ impl DurationFormatter {
         }
     }
 
-    /// FormatNumericUnits: the digital run from `first` (hours, minutes or seconds).
+    /// FormatNumericUnits: which of hours, minutes and seconds the digital run from `first`
+    /// shows, each with its number's parts (the separators are placed by `partition`).
     fn numeric_units(
         &self,
         first: usize,
         fields: &[i128; 10],
         negative: bool,
         mut sign_shown: bool,
-    ) -> Vec<Piece> {
+    ) -> Vec<(usize, Vec<Piece>)> {
         let mut out = Vec::new();
         let seconds = fields[SECOND] * 1_000_000_000 + self.fraction(SECOND, fields);
         let hours_formatted = first == HOUR && (fields[HOUR] != 0 || self.always[HOUR]);
@@ -273,35 +274,53 @@ impl DurationFormatter {
             d
         };
         if hours_formatted {
-            self.numeric(HOUR, signed(fields[HOUR]), sign_shown, &mut out);
+            let mut pieces = Vec::new();
+            self.numeric(HOUR, signed(fields[HOUR]), sign_shown, &mut pieces);
+            out.push((HOUR, pieces));
             sign_shown = false;
         }
         if minutes_formatted {
-            if hours_formatted {
-                out.push(Piece {
-                    kind: "literal",
-                    value: self.separator.clone(),
-                    unit: None,
-                });
-            }
-            self.numeric(MINUTE, signed(fields[MINUTE]), sign_shown, &mut out);
+            let mut pieces = Vec::new();
+            self.numeric(MINUTE, signed(fields[MINUTE]), sign_shown, &mut pieces);
+            out.push((MINUTE, pieces));
             sign_shown = false;
         }
         if seconds_formatted {
-            if minutes_formatted {
-                out.push(Piece {
-                    kind: "literal",
-                    value: self.separator.clone(),
-                    unit: None,
-                });
-            }
             let mut d = self.decimal(seconds);
             if negative {
                 d.sign = Sign::Negative;
             }
-            self.numeric(SECOND, d, sign_shown, &mut out);
+            let mut pieces = Vec::new();
+            self.numeric(SECOND, d, sign_shown, &mut pieces);
+            out.push((SECOND, pieces));
         }
         out
+    }
+
+    /// The digital run placed as V8 places it (measured on the reference): hours open a list
+    /// element of their own; minutes join the element before with the separator when the
+    /// hours are numeric (shown or not: `1 day:03:00`), else open one; seconds join whatever
+    /// element comes before (`3 min:4`), and open one only when none does.
+    fn place_numeric(&self, run: Vec<(usize, Vec<Piece>)>, elements: &mut Vec<Vec<Piece>>) {
+        let clock = |s: Style| matches!(s, Style::Numeric | Style::TwoDigit);
+        for (unit, pieces) in run {
+            let join = match unit {
+                HOUR => false,
+                MINUTE => clock(self.styles[HOUR]) && !elements.is_empty(),
+                _ => !elements.is_empty(),
+            };
+            match elements.last_mut() {
+                Some(last) if join => {
+                    last.push(Piece {
+                        kind: "literal",
+                        value: self.separator.clone(),
+                        unit: None,
+                    });
+                    last.extend(pieces);
+                }
+                _ => elements.push(pieces),
+            }
+        }
     }
 
     /// A unit in words: the number's parts, and the pattern's text cut into the unit's name
@@ -351,7 +370,8 @@ impl DurationFormatter {
         for i in 0..10 {
             let style = self.styles[i];
             if matches!(style, Style::Numeric | Style::TwoDigit) {
-                elements.push(self.numeric_units(i, &fields, negative, sign_shown));
+                let run = self.numeric_units(i, &fields, negative, sign_shown);
+                self.place_numeric(run, &mut elements);
                 break;
             }
             let mut nanos = fields[i] * 1_000_000_000;
@@ -426,4 +446,40 @@ impl DurationFormatter {
         }
         Ok(array)
     }
+}
+
+/// The words around a number of a duration unit (`year` … `nanosecond`) for
+/// `Intl.NumberFormat`'s unit style: `[before, after]` the number in `tag`'s pattern for
+/// `display` (long, short, narrow) and the plural of `digits` (the formatted number's value
+/// in ASCII digits, as rounded: `1.00` is plural where `1` is not), or None for another unit.
+/// The same CLDR names DurationFormat prints, so the two agree as ECMA-402 has them; a
+/// pattern without the number (Arabic's one year, `سنة`) answers its words alone.
+pub(crate) fn unit_affixes(
+    tag: &str,
+    unit: &str,
+    display: &str,
+    digits: &str,
+) -> Option<Vec<String>> {
+    let i = UNITS.iter().position(|u| *u == unit)?;
+    let width = Style::parse(display).width()?;
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    let f = CategorizedFormatter::<Duration>::try_new_outlier(
+        (&locale).into(),
+        unit_of(i),
+        UnitsFormatterOptions::from(width),
+    )
+    .ok()?;
+    let mut value: Decimal = digits.trim_start_matches('-').parse().ok()?;
+    value.sign = Sign::None;
+    let parts = Parts::of(&f.format_fixed_decimal(&value));
+    let pieces = parts.pieces(Nesting::Inner);
+    let is_number = |k: &str| matches!(k, "integer" | "group" | "decimal" | "fraction");
+    let first = pieces.iter().position(|(k, _)| is_number(k));
+    let last = pieces.iter().rposition(|(k, _)| is_number(k));
+    let text = |range: &[(&str, String)]| range.iter().map(|(_, t)| t.as_str()).collect::<String>();
+    Some(match (first, last) {
+        (Some(a), Some(b)) => vec![text(&pieces[..a]), text(&pieces[b + 1..])],
+        // A pattern without the number ("سنة" for one year in Arabic): words only.
+        _ => vec![text(&pieces)],
+    })
 }

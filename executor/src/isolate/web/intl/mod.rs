@@ -152,6 +152,15 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         )?,
     )?;
     t.set(
+        "unitAffixes",
+        Function::new(
+            ctx.clone(),
+            |tag: String, unit: String, display: String, digits: String| {
+                duration::unit_affixes(&tag, &unit, &display, &digits)
+            },
+        )?,
+    )?;
+    t.set(
         "weekInfo",
         Function::new(ctx.clone(), |region: String| region::week_info(&region))?,
     )?;
