@@ -106,6 +106,31 @@ fn exact(v: f64) -> i128 {
         .unwrap_or(v.abs() as i128)
 }
 
+/// Appends a number's piece; a sign's direction mark (`\u{200e}-` in Urdu, `\u{61c}-` in
+/// Arabic) is a literal of its own before the sign, as ICU cuts it.
+fn push_piece(kind: &'static str, text: String, unit: Option<&'static str>, out: &mut Vec<Piece>) {
+    let marks = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{61c}');
+    let sign = text.trim_start_matches(marks);
+    if matches!(kind, "minusSign" | "plusSign") && sign.len() < text.len() && !sign.is_empty() {
+        out.push(Piece {
+            kind: "literal",
+            value: text[..text.len() - sign.len()].to_string(),
+            unit,
+        });
+        out.push(Piece {
+            kind,
+            value: sign.to_string(),
+            unit,
+        });
+        return;
+    }
+    out.push(Piece {
+        kind,
+        value: text,
+        unit,
+    });
+}
+
 /// One piece of the result: ECMA-402's `{type, value, unit}`.
 struct Piece {
     kind: &'static str,
@@ -241,11 +266,7 @@ impl DurationFormatter {
         }
         let parts = Parts::of(&self.digits.format(&value));
         for (kind, text) in parts.pieces(Nesting::Inner) {
-            out.push(Piece {
-                kind,
-                value: text,
-                unit: Some(UNITS[unit]),
-            });
+            push_piece(kind, text, Some(UNITS[unit]), out);
         }
     }
 
@@ -334,11 +355,7 @@ impl DurationFormatter {
         let u = Some(UNITS[unit]);
         for (kind, text) in parts.pieces(Nesting::Inner) {
             if kind != "literal" {
-                out.push(Piece {
-                    kind,
-                    value: text,
-                    unit: u,
-                });
+                push_piece(kind, text, u, &mut out);
                 continue;
             }
             let trimmed_start = text.trim_start();
