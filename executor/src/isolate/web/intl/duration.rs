@@ -131,6 +131,39 @@ fn push_piece(kind: &'static str, text: String, unit: Option<&'static str>, out:
     });
 }
 
+/// The digital numbers' formatter. A numbering system foreign to the locale
+/// (`en-u-nu-arab`) takes that numbering system's own symbols, as ICU does from CLDR's root
+/// (`٫` and `؜-` for `arab`); ICU4X's data keeps them only under the locales that use the
+/// system (`ar` has root's `arab` symbols, `ur` root's `arabext` ones), so where the locale's
+/// own symbols come out Latin, the formatter is built for that locale instead. Only `arab`
+/// and `arabext` have symbols of their own in CLDR's root; every other system uses the
+/// locale's Latin ones there too.
+fn digit_formatter(
+    locale: &Locale,
+    options: DecimalFormatterOptions,
+) -> rquickjs::Result<DecimalFormatter> {
+    let own = DecimalFormatter::try_new(locale.into(), options).map_err(failure)?;
+    let nu = icu::locale::extensions::unicode::key!("nu");
+    let system = locale
+        .extensions
+        .unicode
+        .keywords
+        .get(&nu)
+        .map(|v| v.to_string());
+    let host = match system.as_deref() {
+        Some("arab") => "ar-u-nu-arab",
+        Some("arabext") => "ur-u-nu-arabext",
+        _ => return Ok(own),
+    };
+    let probe: Decimal = "-1.5".parse().map_err(failure)?;
+    let latin = own.format(&probe).to_string();
+    if !latin.contains(['.', ',']) {
+        return Ok(own);
+    }
+    let host: Locale = host.parse().map_err(failure)?;
+    DecimalFormatter::try_new((&host).into(), options).map_err(failure)
+}
+
 /// One piece of the result: ECMA-402's `{type, value, unit}`.
 struct Piece {
     kind: &'static str,
@@ -195,7 +228,7 @@ impl DurationFormatter {
         }
         let mut options = DecimalFormatterOptions::default();
         options.grouping_strategy = Some(GroupingStrategy::Never);
-        let digits = DecimalFormatter::try_new((&locale).into(), options).map_err(failure)?;
+        let digits = digit_formatter(&locale, options)?;
         let data_locale = DataLocale::from(&locale.id);
         let separator = icu_experimental::provider::Baked
             .load(DataRequest {
