@@ -60,6 +60,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "harness/generators/strings.yaml",
         include_str!("../../generators/strings.yaml"),
     ),
+    (
+        "duration",
+        "harness/generators/duration.yaml",
+        include_str!("../../generators/duration.yaml"),
+    ),
 ];
 
 /// A loaded, checked generator.

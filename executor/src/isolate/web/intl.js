@@ -280,7 +280,7 @@
     const nativeOptions = { ...r, useGrouping: String(grouping), roundingType: digits.roundingType };
     if (digits.compactDefault) nativeOptions.roundingType = "morePrecision";
     const tagWithNu = withKeywords(base, { nu: r.numberingSystem });
-    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base } : null });
+    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base, options: nativeOptions } : null });
   }
   // A value as the formatter takes it: a number, or a decimal string (BigInt, numeric text).
   const numeric = (x) => {
@@ -314,6 +314,8 @@
   const UNIT_TIGHT = { percent: true, celsius: true, fahrenheit: true };
   const unitParts = (state, v, parts) => {
     const { unit, unitDisplay } = state.unit;
+    const words = durationUnitWords(state.unit, v, parts);
+    if (words !== undefined) return words;
     const names = UNIT_NAMES[unit];
     const one = Number(v) === 1;
     const label = names ? (unitDisplay === "long" ? names[one ? 1 : 2] : names[0]) : unit;
@@ -876,8 +878,8 @@
   });
   // The locale info methods (Intl Locale Info), from the locale's keywords when it names
   // them, else from the CLDR preferences of its likely region or language (measured on V8:
-  // getCalendars by region, getCollations by language). getTimeZones and getWeekInfo are
-  // not built (no region data here yet).
+  // getCalendars by region, getCollations by language). getWeekInfo and getTimeZones are
+  // in the DurationFormat section below (ICU4X's region data).
   const CALENDARS_BY_REGION = {
     JP: ["gregory", "japanese"], CN: ["gregory", "chinese"], HK: ["gregory", "chinese"], MO: ["gregory", "chinese"], SG: ["gregory", "chinese"],
     TW: ["gregory", "roc", "chinese"], KR: ["gregory", "dangi"], IN: ["gregory", "indian"], TH: ["buddhist", "gregory"],
@@ -952,6 +954,212 @@
     }
   } }.supportedValuesOf);
   define(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
+
+  // DurationFormat (ECMA-402 Intl.DurationFormat), and the Locale's week and time zone info.
+  // Options are read and resolved here in V8's order and with its texts; the argument
+  // becomes a duration record as V8's Temporal does it (its "Temporal error: …" texts); the
+  // formatting is `web/intl/duration.rs` (ICU4X's duration unit names, lists and digits).
+  const S_DF = "Intl.DurationFormat";
+  const DURATION_UNITS = ["years", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"];
+  const WORDED = ["long", "short", "narrow"];
+  const CLOCK = ["long", "short", "narrow", "numeric", "2-digit"];
+  const SUBSECOND = ["long", "short", "narrow", "numeric"];
+  const durationFormats = new WeakMap();
+  // GetDurationUnitOptions: a unit's style and display, given the base style and the
+  // previous unit's style.
+  const durationUnitOptions = (o, i, baseStyle, prevStyle) => {
+    const unit = DURATION_UNITS[i];
+    const stylesList = i < 4 ? WORDED : i < 7 ? CLOCK : SUBSECOND;
+    const digitalBase = i < 4 ? "short" : "numeric";
+    let style = opt(o, unit, stylesList, undefined, S_DF);
+    let displayDefault = "always";
+    const clock = unit === "hours" || unit === "minutes" || unit === "seconds";
+    if (style === undefined) {
+      if (baseStyle === "digital") {
+        if (!clock) displayDefault = "auto";
+        style = digitalBase;
+      } else if (prevStyle === "fractional" || prevStyle === "numeric" || prevStyle === "2-digit") {
+        if (unit !== "minutes" && unit !== "seconds") displayDefault = "auto";
+        style = "numeric";
+      } else {
+        displayDefault = "auto";
+        style = baseStyle;
+      }
+    }
+    if (style === "numeric" && i >= 7) { style = "fractional"; displayDefault = "auto"; }
+    const display = opt(o, `${unit}Display`, ["auto", "always"], displayDefault, S_DF);
+    const invalid = () => new RangeError("Invalid object : #<Object>");
+    if (display === "always" && style === "fractional") throw invalid();
+    if (prevStyle === "fractional" && style !== "fractional") throw invalid();
+    if (prevStyle === "numeric" || prevStyle === "2-digit") {
+      if (style !== "fractional" && style !== "numeric" && style !== "2-digit") throw invalid();
+      if (unit === "minutes" || unit === "seconds") style = "2-digit";
+    }
+    return { style, display };
+  };
+  function DurationFormat(locales, options_) {
+    if (!new.target) throw new TypeError("Constructor Intl.DurationFormat requires 'new'");
+    const requested = canonicalList(locales);
+    if (options_ !== undefined && (options_ === null || (typeof options_ !== "object" && typeof options_ !== "function"))) throw new TypeError("invalid_argument");
+    const o = options_ === undefined ? Object.create(null) : options_;
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DF);
+    const nuOption = numberingOption(o, S_DF);
+    const { base, kept } = resolve(requested, { nu: isNu });
+    const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
+    const style = opt(o, "style", ["long", "short", "narrow", "digital"], "short", S_DF);
+    const styles = [], displays = [];
+    let prev = "";
+    for (let i = 0; i < 10; i++) {
+      const u = durationUnitOptions(o, i, style, prev);
+      append(styles, u.style); append(displays, u.display);
+      prev = u.style;
+    }
+    const fractionalDigits = num(o, "fractionalDigits", 0, 9, undefined);
+    const r = record({ locale: withKeywords(base, nu !== undefined && nu === kept.nu ? { nu } : {}), numberingSystem: nu ?? N.numberingSystem(base), style });
+    for (let i = 0; i < 10; i++) {
+      r[DURATION_UNITS[i]] = styles[i] === "fractional" ? "numeric" : styles[i];
+      r[`${DURATION_UNITS[i]}Display`] = displays[i];
+    }
+    if (fractionalDigits !== undefined) r.fractionalDigits = fractionalDigits;
+    const formatter = N.durationFormatter(withKeywords(base, { nu: r.numberingSystem }), style, styles, displays, fractionalDigits ?? -1);
+    durationFormats.set(this, { r, formatter });
+  }
+  const durationState = (d, name) => {
+    const s = typeof d === "object" && d !== null ? durationFormats.get(d) : undefined;
+    if (s === undefined) throw new TypeError(`Method Intl.DurationFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
+    return s;
+  };
+  // NumberFormat's unit style for the duration units (year … nanosecond): the number's
+  // parts inside CLDR's pattern for its plural (`N.unitAffixes`, the names DurationFormat
+  // prints), the words around it cut into unit and spacing as ICU cuts them. The plural
+  // comes from the number as rounded, in ASCII digits (a latn twin of the formatter).
+  const wordParts = (text, out) => {
+    const lead = /^[\s\u00a0\u202f]*/.exec(text)[0], trail = /[\s\u00a0\u202f]*$/.exec(text.slice(lead.length))[0];
+    const name = text.slice(lead.length, text.length - trail.length);
+    if (lead) append(out, { type: "literal", value: lead });
+    if (name) append(out, { type: "unit", value: name });
+    if (trail) append(out, { type: "literal", value: trail });
+  };
+  const durationUnitWords = (u, v, parts) => {
+    if (!DURATION_UNITS.includes(`${u.unit}s`)) return undefined;
+    if (u.latn === undefined) u.latn = N.numberFormatter(withKeywords(u.tag, { nu: "latn" }), u.options);
+    let digits = "";
+    for (const p of u.latn.parts(v)) {
+      if (p.type === "integer" || p.type === "fraction") digits += p.value;
+      else if (p.type === "decimal") digits += ".";
+    }
+    const affixes = N.unitAffixes(u.tag, u.unit, u.unitDisplay, digits === "" ? "0" : digits);
+    if (affixes === undefined || affixes === null) return undefined;
+    const out = [];
+    if (affixes.length === 1) { wordParts(affixes[0], out); return out; }
+    wordParts(affixes[0], out);
+    for (const p of parts) append(out, p);
+    wordParts(affixes[1], out);
+    return out;
+  };
+  const temporal = (Kind, text) => new Kind(`Temporal error: ${text}`);
+  // ToIntegerIfIntegral.
+  const integral = (v) => {
+    if (typeof v === "bigint") throw new TypeError("Cannot convert a BigInt value to a number");
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a number");
+    const n = Number(v);
+    if (!Number.isFinite(n) || Math.trunc(n) !== n) throw temporal(RangeError, "Expected finite integer.");
+    return n + 0;
+  };
+  // ParseTemporalDurationString: ISO 8601 durations, a fraction only on the last time unit.
+  const durationText = /^([+-]|\u2212)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)(?:[.,](\d{1,9}))?H)?(?:(\d+)(?:[.,](\d{1,9}))?M)?(?:(\d+)(?:[.,](\d{1,9}))?S)?)?$/i;
+  // V8's texts for the ways a duration string goes wrong.
+  const durationTextError = (s) => {
+    if (/^([+-]|\u2212)?P$/i.test(s)) return "Parsing ended abruptly.";
+    if (/T$/i.test(s)) return "Invalid time duration designator.";
+    if (/[.,]\d{10}/.test(s)) return "Fractional time exceeds nine digits.";
+    if (/[.,]\d+[HM]./i.test(s)) return "Unexpected character found after parsing was completed.";
+    return "Invalid duration designator.";
+  };
+  const parseDuration = (s) => {
+    const m = durationText.exec(s);
+    if (m === null || /T$/i.test(s) || /^([+-]|\u2212)?P$/i.test(s)) throw temporal(RangeError, durationTextError(s));
+    const [, sign, y, mo, w, d, h, hf, mi, mif, sec, sf] = m;
+    if ((hf !== undefined && (mi !== undefined || sec !== undefined)) || (mif !== undefined && sec !== undefined)) throw temporal(RangeError, "Unexpected character found after parsing was completed.");
+    const n = (x) => (x === undefined ? 0 : Number(x));
+    const f = [n(y), n(mo), n(w), n(d), n(h), n(mi), n(sec), 0, 0, 0];
+    // A fraction of an hour or a minute, exactly, in nanoseconds spread over the smaller units.
+    const frac = hf ?? mif ?? sf;
+    if (frac !== undefined) {
+      const per = hf !== undefined ? 3600000000000n : mif !== undefined ? 60000000000n : 1000000000n;
+      let ns = (BigInt(frac.padEnd(9, "0")) * per) / 1000000000n;
+      const spread = hf !== undefined ? 5 : mif !== undefined ? 6 : 7;
+      const sizes = [0n, 0n, 0n, 0n, 0n, 60000000000n, 1000000000n, 1000000n, 1000n, 1n];
+      for (let i = spread; i < 10; i++) { f[i] += Number(ns / sizes[i]); ns %= sizes[i]; }
+    }
+    return sign !== undefined && sign !== "+" ? f.map((x) => (x === 0 ? 0 : -x)) : f;
+  };
+  // ToTemporalDuration's record: the fields read in alphabetical order, then IsValidDuration.
+  const toDuration = (x) => {
+    let f;
+    if (typeof x === "string") f = parseDuration(x);
+    else if (typeof x !== "object" || x === null) {
+      if (typeof x === "function") f = undefined;
+      else throw temporal(TypeError, "Duration argument must be Duration or string.");
+    }
+    if (f === undefined) {
+      f = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+      let any = false;
+      for (const k of ["days", "hours", "microseconds", "milliseconds", "minutes", "months", "nanoseconds", "seconds", "weeks", "years"]) {
+        const v = x[k];
+        if (v === undefined) continue;
+        any = true;
+        f[DURATION_UNITS.indexOf(k)] = integral(v);
+      }
+      if (!any) throw temporal(TypeError, "Did not provide any valid Duration fields.");
+    }
+    // Years to seconds past what a signed 64-bit integer holds (V8's Temporal keeps them
+    // so), then IsValidDuration: one sign, calendar units below 2^32, the time below 2^53 s.
+    for (let i = 0; i < 7; i++) if (Math.abs(f[i]) >= 2 ** 63) throw temporal(RangeError, "Duration field out of range.");
+    let sign = 0;
+    for (const v of f) {
+      if (v === 0) continue;
+      const s = v < 0 ? -1 : 1;
+      if (sign !== 0 && s !== sign) throw temporal(RangeError, "Duration was not valid.");
+      sign = s;
+    }
+    if (f.slice(0, 3).some((v) => Math.abs(v) >= 2 ** 32)) throw temporal(RangeError, "Duration was not valid.");
+    const ns = [86400000000000n, 3600000000000n, 60000000000n, 1000000000n, 1000000n, 1000n, 1n];
+    let total = 0n;
+    for (let i = 3; i < 10; i++) total += BigInt(f[i]) * ns[i - 3];
+    if ((total < 0n ? -total : total) >= 2n ** 53n * 1000000000n) throw temporal(RangeError, "Duration was not valid.");
+    return f;
+  };
+  method(DurationFormat.prototype, "resolvedOptions", { resolvedOptions() { return { ...durationState(this, "resolvedOptions").r }; } }.resolvedOptions);
+  method(DurationFormat.prototype, "format", { format(duration) {
+    const s = durationState(this, "format");
+    return join(s.formatter.parts(toDuration(duration)));
+  } }.format);
+  method(DurationFormat.prototype, "formatToParts", { formatToParts(duration) {
+    const s = durationState(this, "formatToParts");
+    return s.formatter.parts(toDuration(duration));
+  } }.formatToParts);
+  method(DurationFormat, "supportedLocalesOf", { supportedLocalesOf(l) { return supportedLocalesOf(l, arguments[1]); } }.supportedLocalesOf);
+  tag(DurationFormat, "Intl.DurationFormat");
+  define(DurationFormat, "length", { value: 0, configurable: true });
+  define(DurationFormat, "prototype", { writable: false });
+  define(Intl, "DurationFormat", { value: DurationFormat, writable: true, configurable: true });
+  // getWeekInfo: the fw keyword's day, else the region's (RegionPreference: -u-rg-, the
+  // tag's region, -u-sd-, the likely one) first day; the region's weekend.
+  const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+  localeInfo("getWeekInfo", (t, s) => {
+    // "und" has no likely region in ICU4X's expander; CLDR's likely subtags make it en-Latn-US.
+    const [first, ...weekend] = N.weekInfo(regionPreference(t, s).region ?? "US").split(" ").map(Number);
+    const fw = WEEKDAYS.indexOf(s.keywords.fw);
+    return { firstDay: fw >= 0 ? fw + 1 : first, weekend };
+  });
+  // getTimeZones: the canonical zones of the tag's own region (undefined without one).
+  localeInfo("getTimeZones", (t, s) => {
+    const region = s.base.split("-").filter((_, j) => j > 0).find((p) => p.length === 2 || /^\d{3}$/.test(p));
+    if (region === undefined) return undefined;
+    const zones = N.regionZones(region);
+    return zones === "" ? [] : zones.split(" ");
+  });
 
   // thisNumberValue / thisBigIntValue: a primitive or its wrapper, else a TypeError.
   const numberValueOf = Number.prototype.valueOf, bigintValueOf = BigInt.prototype.valueOf;

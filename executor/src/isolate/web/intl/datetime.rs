@@ -809,7 +809,7 @@ const ICU_NAMES: [(&str, &str); 20] = [
     ("Asia/Ulaanbaatar", "Asia/Ulaanbaatar"),
 ];
 
-fn icu_name(canonical: &str) -> &str {
+pub(crate) fn icu_name(canonical: &str) -> &str {
     ICU_NAMES
         .iter()
         .find(|(iana, _)| *iana == canonical)

@@ -9,8 +9,10 @@
 //! touches `Intl` or a locale method pays for nothing).
 
 mod datetime;
+mod duration;
 mod number;
 mod parts;
+mod region;
 mod text;
 
 use crate::isolate::text::{Utf16, utf16_value};
@@ -135,6 +137,40 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     t.set(
         "timeZones",
         Function::new(ctx.clone(), datetime::zone_names)?,
+    )?;
+    t.set(
+        "durationFormatter",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>,
+             tag: String,
+             base: String,
+             styles: Vec<String>,
+             displays: Vec<String>,
+             fractional: i32| {
+                Class::instance(
+                    ctx,
+                    duration::DurationFormatter::new(&tag, &base, styles, displays, fractional)?,
+                )
+            },
+        )?,
+    )?;
+    t.set(
+        "unitAffixes",
+        Function::new(
+            ctx.clone(),
+            |tag: String, unit: String, display: String, digits: String| {
+                duration::unit_affixes(&tag, &unit, &display, &digits)
+            },
+        )?,
+    )?;
+    t.set(
+        "weekInfo",
+        Function::new(ctx.clone(), |region: String| region::week_info(&region))?,
+    )?;
+    t.set(
+        "regionZones",
+        Function::new(ctx.clone(), |region: String| region::time_zones(&region))?,
     )?;
     let _ = Value::new_undefined(ctx);
     Ok(t)

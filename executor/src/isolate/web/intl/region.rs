@@ -1,0 +1,63 @@
+//! What a region prefers, for `Intl.Locale`'s `getWeekInfo` and `getTimeZones`: CLDR's
+//! week data through ICU4X (`icu::calendar::week`), and the zones of a region from ICU4X's
+//! time zone data. `intl.js` picks the region (the `-u-rg-` override, the tag's own, or the
+//! likely one) and reads the `fw` keyword; these functions answer for the region.
+
+use icu::calendar::week::WeekInformation;
+use icu::locale::Locale;
+
+use super::datetime::icu_name;
+
+/// The region's first day of the week and its weekend, as ISO weekday numbers (Monday 1 …
+/// Sunday 7), answered as "first weekend…" (`"7 6 7"`: Sunday first, Saturday and Sunday
+/// off), so that no array a program may have tainted is built here.
+pub(crate) fn week_info(region: &str) -> String {
+    let locale: Locale = format!("und-{region}").parse().unwrap_or(Locale::UNKNOWN);
+    let Ok(week) = WeekInformation::try_new((&locale).into()) else {
+        return "1 6 7".to_string();
+    };
+    let mut weekend: Vec<u8> = week.weekend().map(|d| d as u8).collect();
+    weekend.sort_unstable();
+    let mut out = (week.first_weekday as u8).to_string();
+    for d in weekend {
+        out.push(' ');
+        out.push_str(&d.to_string());
+    }
+    out
+}
+
+/// The canonical location zones of a region (`US` → `America/Adak` … `Pacific/Honolulu`),
+/// sorted, named as ICU names them (`America/Indianapolis`), space-separated; empty for a
+/// region with none or a numeric region.
+///
+/// The region of a zone is the one its CLDR identifier names: CLDR's short time zone ids
+/// (`usnyc`, `gblon`, `cnsha`) begin with the ISO 3166 code of the zone's region (UTS #35,
+/// "Time Zone Identifiers"), except the three ids CLDR gave before that convention,
+/// [`OLDER_IDS`]; the non-geographic ones (`utc`, `utcw05`, `est5edt`) have no `/` in
+/// their names and are left out, as ICU leaves them out of a region's list.
+pub(crate) fn time_zones(region: &str) -> String {
+    let code = region.to_ascii_lowercase();
+    if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_lowercase()) {
+        return String::new();
+    }
+    let region_of = |id: &str| -> String {
+        OLDER_IDS.iter().find(|(old, _)| *old == id).map_or_else(
+            || id.get(..2).unwrap_or("").to_string(),
+            |(_, r)| r.to_string(),
+        )
+    };
+    let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
+        .iter()
+        .filter(|z| region_of(z.time_zone.0.as_str()) == code)
+        .map(|z| icu_name(z.canonical).to_string())
+        .filter(|n| n.contains('/') && !n.starts_with("Etc/"))
+        .collect();
+    names.sort();
+    names.dedup();
+    names.join(" ")
+}
+
+/// CLDR's short time zone ids that do not begin with their region's code (Gaza, Hebron and
+/// Jerusalem: `jeruslm` would read as Jersey), with the region CLDR's `timezone.xml` gives
+/// their zones.
+const OLDER_IDS: [(&str, &str); 3] = [("gazastrp", "ps"), ("hebron", "ps"), ("jeruslm", "il")];
