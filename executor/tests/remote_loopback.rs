@@ -378,6 +378,37 @@ async fn until(what: &str, condition: impl Fn() -> bool) {
     }
 }
 
+/// A call the program does not await still reaches the host's tool before the run's answer
+/// does, as in process: the client enters the tool when it reads the call, not later on
+/// another task (the catalogue's production/unawaited-call-then-a-tick failed about one run
+/// in six before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unawaited_call_reaches_the_host_before_the_runs_answer() {
+    let daemon = Daemon::start(quiet()).await;
+    let remote = CodemodeExecutor::new(connect(&daemon.url(), ConnectOptions::default()).await);
+    let gate = Arc::new(Notify::new());
+    let calls = Arc::new(AtomicUsize::new(0));
+    for round in 1..=40 {
+        let result = remote
+            .execute(
+                "async () => { codemode.wait(); await new Promise(r => setTimeout(r, 0)); return 1 }",
+                gated_tools(gate.clone(), calls.clone()),
+                ExecuteOptions::new(),
+            )
+            .await
+            .expect("the run answers");
+        assert_eq!(result.result, JsValue::Number(1.0));
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            round,
+            "round {round}: the tool was entered before the answer arrived"
+        );
+    }
+    gate.notify_waiters();
+    remote.dispose().await;
+    daemon.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rotation_while_a_call_is_in_flight_lets_it_finish_on_the_retired_session() {
     let daemon = Daemon::start(quiet()).await;

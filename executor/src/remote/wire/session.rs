@@ -577,8 +577,9 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
             );
             drop(state);
             let session = shared.clone();
+            let started = start_push(shared, call);
             let _ = shared.calls.send(Box::pin(async move {
-                let result = run_push(&session, call).await;
+                let result = started.await;
                 complete(&session, id, result);
             }));
         }
@@ -760,6 +761,35 @@ async fn run_calls(mut incoming: mpsc::UnboundedReceiver<BoxFuture<'static, ()>>
         }
     }
     while running.next().await.is_some() {}
+}
+
+/// Starts a push. A call whose arguments hold no promise enters its target here, on the read
+/// loop, before any later message is read: a host's tool is dispatched (and its call recorded)
+/// before the answer of the run that made the call can arrive, as in process. Arguments that
+/// wait for promises are settled on the calls task first.
+fn start_push(
+    shared: &Arc<Shared>,
+    call: PushCall,
+) -> BoxFuture<'static, Result<WireValue, WireValue>> {
+    match call {
+        PushCall::Call { target, path, args } if args.iter().all(holds_no_promise) => {
+            target.call(path, args)
+        }
+        call => {
+            let session = shared.clone();
+            Box::pin(async move { run_push(&session, call).await })
+        }
+    }
+}
+
+/// Whether `value` is delivered as it is (no promise inside to wait for).
+fn holds_no_promise(value: &WireValue) -> bool {
+    match value {
+        WireValue::Promise(_) => false,
+        WireValue::Array(items) => items.iter().all(holds_no_promise),
+        WireValue::Object(entries) => entries.iter().all(|(_, v)| holds_no_promise(v)),
+        _ => true,
+    }
 }
 
 async fn run_push(shared: &Arc<Shared>, call: PushCall) -> Result<WireValue, WireValue> {
