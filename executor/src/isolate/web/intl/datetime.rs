@@ -809,7 +809,7 @@ const ICU_NAMES: [(&str, &str); 20] = [
     ("Asia/Ulaanbaatar", "Asia/Ulaanbaatar"),
 ];
 
-pub(crate) fn icu_name(canonical: &str) -> &str {
+fn icu_name(canonical: &str) -> &str {
     ICU_NAMES
         .iter()
         .find(|(iana, _)| *iana == canonical)
@@ -818,17 +818,24 @@ pub(crate) fn icu_name(canonical: &str) -> &str {
 
 /// The canonical names of every zone, as ICU names them, sorted (`supportedValuesOf`).
 pub(crate) fn zone_names() -> String {
-    // The canonical location zones, as ICU lists them for V8 (measured on the reference):
-    // no `Etc/` zones and none of the POSIX-style names without a region (`EST5EDT`).
+    // Space-separated: `intl.js` splits it (a string crosses without storing into an array
+    // a program may have tainted).
+    location_zones(|_| true)
+}
+
+/// The canonical location zones whose CLDR short id `keep` accepts, as ICU lists them for V8
+/// (measured on the reference): named as ICU names them (`America/Indianapolis`), sorted,
+/// space-separated; no `Etc/` zones and none of the POSIX-style names without a region
+/// (`EST5EDT`).
+pub(crate) fn location_zones(keep: impl Fn(&str) -> bool) -> String {
     let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
         .iter()
+        .filter(|z| keep(z.time_zone.0.as_str()))
         .map(|z| icu_name(z.canonical).to_string())
         .filter(|n| n.contains('/') && !n.starts_with("Etc/"))
         .collect();
     names.sort();
     names.dedup();
-    // Space-separated: `intl.js` splits it (a string crosses without storing into an array
-    // a program may have tainted).
     names.join(" ")
 }
 

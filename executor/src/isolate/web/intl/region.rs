@@ -6,7 +6,7 @@
 use icu::calendar::week::WeekInformation;
 use icu::locale::Locale;
 
-use super::datetime::icu_name;
+use super::datetime::location_zones;
 
 /// The region's first day of the week and its weekend, as ISO weekday numbers (Monday 1 …
 /// Sunday 7), answered as "first weekend…" (`"7 6 7"`: Sunday first, Saturday and Sunday
@@ -27,8 +27,7 @@ pub(crate) fn week_info(region: &str) -> String {
 }
 
 /// The canonical location zones of a region (`US` → `America/Adak` … `Pacific/Honolulu`),
-/// sorted, named as ICU names them (`America/Indianapolis`), space-separated; empty for a
-/// region with none or a numeric region.
+/// as [`location_zones`] lists them; empty for a region with none or a numeric region.
 ///
 /// The region of a zone is the one its CLDR identifier names: CLDR's short time zone ids
 /// (`usnyc`, `gblon`, `cnsha`) begin with the ISO 3166 code of the zone's region (UTS #35,
@@ -46,15 +45,7 @@ pub(crate) fn time_zones(region: &str) -> String {
             |(_, r)| r.to_string(),
         )
     };
-    let mut names: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
-        .iter()
-        .filter(|z| region_of(z.time_zone.0.as_str()) == code)
-        .map(|z| icu_name(z.canonical).to_string())
-        .filter(|n| n.contains('/') && !n.starts_with("Etc/"))
-        .collect();
-    names.sort();
-    names.dedup();
-    names.join(" ")
+    location_zones(|id| region_of(id) == code)
 }
 
 /// CLDR's short time zone ids that do not begin with their region's code (Gaza, Hebron and
