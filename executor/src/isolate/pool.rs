@@ -127,21 +127,7 @@ impl Pool {
         idle_spin: Duration,
     ) -> Pool {
         let workers = workers.max(1);
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                queue: VecDeque::new(),
-                closed: false,
-                parked: 0,
-                spinning: false,
-            }),
-            arrived: Condvar::new(),
-            waiting: AtomicUsize::new(0),
-            idle: AtomicUsize::new(0),
-            workers,
-            stocked: AtomicUsize::new(0),
-            slots: Arc::new(Semaphore::new(workers * 64)),
-            idle_spin,
-        });
+        let shared = Arc::new(Shared::new(workers, idle_spin));
         for index in 0..workers {
             let theirs = shared.clone();
             let spawned = std::thread::Builder::new()
@@ -196,6 +182,26 @@ impl Pool {
 }
 
 impl Shared {
+    /// An open pool's shared state for `workers` workers, with 64 places in the queue per
+    /// worker and nothing queued, stocked or parked.
+    fn new(workers: usize, idle_spin: Duration) -> Shared {
+        Shared {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                closed: false,
+                parked: 0,
+                spinning: false,
+            }),
+            arrived: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+            workers,
+            stocked: AtomicUsize::new(0),
+            slots: Arc::new(Semaphore::new(workers * 64)),
+            idle_spin,
+        }
+    }
+
     fn lock(&self) -> Result<MutexGuard<'_, State>, Error> {
         self.state
             .lock()
@@ -534,21 +540,7 @@ mod tests {
     use super::*;
 
     fn shared() -> Shared {
-        Shared {
-            state: Mutex::new(State {
-                queue: VecDeque::new(),
-                closed: false,
-                parked: 0,
-                spinning: false,
-            }),
-            arrived: Condvar::new(),
-            waiting: AtomicUsize::new(0),
-            idle: AtomicUsize::new(0),
-            workers: 2,
-            stocked: AtomicUsize::new(0),
-            slots: Arc::new(Semaphore::new(1)),
-            idle_spin: Duration::ZERO,
-        }
+        Shared::new(2, Duration::ZERO)
     }
 
     /// The count other workers read to decide whether to leave a run to this one.
