@@ -21,7 +21,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use rquickjs::allocator::{Allocator, RustAllocator};
+use rquickjs::allocator::Allocator;
+
+use super::heap::Heap;
 
 /// Memory a run may still use after its first refusal, to raise and deliver the error.
 const RESERVE_BYTES: usize = 1 << 20;
@@ -81,9 +83,9 @@ impl Meter {
     }
 }
 
-/// Rust's allocator (as rquickjs uses by default) with a per-runtime budget.
+/// The runtime's [`Heap`] (Rust's allocator, every block listed) with a per-runtime budget.
 pub(super) struct Budget {
-    inner: RustAllocator,
+    inner: Heap,
     meter: Arc<Meter>,
 }
 
@@ -97,7 +99,7 @@ impl Budget {
             host_used: AtomicUsize::new(0),
         });
         let budget = Budget {
-            inner: RustAllocator,
+            inner: Heap::new(),
             meter: meter.clone(),
         };
         (budget, meter)
@@ -116,7 +118,7 @@ impl Budget {
     fn counted(&mut self, ptr: *mut u8) -> *mut u8 {
         if !ptr.is_null() {
             // SAFETY: `ptr` was just allocated by `inner`.
-            self.set_used(self.used() + unsafe { RustAllocator::usable_size(ptr) });
+            self.set_used(self.used() + unsafe { Heap::usable_size(ptr) });
         }
         ptr
     }
@@ -139,7 +141,7 @@ impl Budget {
     }
 }
 
-// SAFETY: every pointer comes from and goes back to `RustAllocator`, whose guarantees this
+// SAFETY: every pointer comes from and goes back to the `Heap`, whose guarantees this
 // type passes on unchanged; the budget only refuses (returns null) before delegating.
 unsafe impl Allocator for Budget {
     fn alloc(&mut self, size: usize) -> *mut u8 {
@@ -164,7 +166,7 @@ unsafe impl Allocator for Budget {
     unsafe fn dealloc(&mut self, ptr: *mut u8) {
         // SAFETY: the caller hands back a pointer this allocator (so `inner`) allocated.
         unsafe {
-            self.set_used(self.used().saturating_sub(RustAllocator::usable_size(ptr)));
+            self.set_used(self.used().saturating_sub(Heap::usable_size(ptr)));
             self.inner.dealloc(ptr);
         }
     }
@@ -174,7 +176,7 @@ unsafe impl Allocator for Budget {
             return self.alloc(new_size);
         }
         // SAFETY: the caller hands over a pointer this allocator (so `inner`) allocated.
-        let old = unsafe { RustAllocator::usable_size(ptr) };
+        let old = unsafe { Heap::usable_size(ptr) };
         if new_size > old && !self.admits(new_size - old) {
             return std::ptr::null_mut();
         }
@@ -182,14 +184,14 @@ unsafe impl Allocator for Budget {
         let moved = unsafe { self.inner.realloc(ptr, new_size) };
         if !moved.is_null() {
             // SAFETY: `moved` was just allocated by `inner`.
-            self.set_used(self.used() - old + unsafe { RustAllocator::usable_size(moved) });
+            self.set_used(self.used() - old + unsafe { Heap::usable_size(moved) });
         }
         moved
     }
 
     unsafe fn usable_size(ptr: *mut u8) -> usize {
         // SAFETY: the caller's guarantee is the one `inner` needs.
-        unsafe { RustAllocator::usable_size(ptr) }
+        unsafe { Heap::usable_size(ptr) }
     }
 }
 

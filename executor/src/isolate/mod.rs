@@ -27,6 +27,7 @@ mod bounds;
 mod call_site;
 mod clone;
 mod compiled;
+mod heap;
 mod host;
 mod memory;
 mod modules;

@@ -18,9 +18,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use rquickjs::context::EvalOptions;
-use rquickjs::{
-    CatchResultExt, CaughtError, Context, Ctx, Function, Module, Object, Runtime, Value,
-};
+use rquickjs::{CatchResultExt, CaughtError, Ctx, Function, Module, Object, Runtime, Value};
 use tokio::runtime::Handle;
 use tokio::task::AbortHandle;
 
@@ -30,7 +28,7 @@ use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
-use super::sandbox::{Sandbox, internal_object};
+use super::sandbox::{Sandbox, SandboxContext, internal_object};
 use super::text::{CoercedText, Text};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
@@ -154,7 +152,7 @@ struct Session {
     /// The run's memory budget: whether it refused an allocation.
     meter: Arc<Meter>,
     // Dropped last, in this order.
-    ctx: Context,
+    ctx: SandboxContext,
     rt: Runtime,
 }
 

@@ -376,6 +376,8 @@ struct JSRuntime {
     bool in_build_stack_trace;
     /* true if inside JS_FreeRuntime */
     bool in_free;
+    /* true once JS_AbandonRuntime was called: nothing is freed piecewise */
+    bool abandoned;
 
     struct JSStackFrame *current_stack_frame;
 
@@ -2047,7 +2049,7 @@ void js_free_rt(JSRuntime *rt, void *ptr)
 {
     JSMallocState *s;
 
-    if (!ptr)
+    if (!ptr || unlikely(rt->abandoned))
         return;
 
     s = &rt->malloc_state;
@@ -2657,12 +2659,59 @@ void JS_SetRuntimeInfo(JSRuntime *rt, const char *s)
         rt->rt_info = s;
 }
 
+/* An abandoned runtime's end: only what holds memory the runtime's allocator did not
+   provide is finalized (objects of the embedder's classes, C closures and array buffers,
+   whose data may be the embedder's, and the runtime finalizers); every block is left to the allocator,
+   which the embedder frees whole. */
+static void js_free_abandoned_runtime(JSRuntime *rt)
+{
+    struct list_head *el;
+
+    rt->in_free = true;
+    list_for_each(el, &rt->gc_obj_list) {
+        JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
+        JSObject *p;
+        JSClassFinalizer *finalizer;
+
+        if (JS_GC_TYPE(gp) != JS_GC_OBJ_TYPE_JS_OBJECT)
+            continue;
+        p = (JSObject *)gp;
+        if (p->class_id < JS_CLASS_INIT_COUNT &&
+            p->class_id != JS_CLASS_ARRAY_BUFFER &&
+            p->class_id != JS_CLASS_SHARED_ARRAY_BUFFER &&
+            p->class_id != JS_CLASS_C_CLOSURE)
+            continue;
+        finalizer = rt->class_array[p->class_id].finalizer;
+        if (finalizer)
+            (*finalizer)(rt, JS_MKPTR(JS_TAG_OBJECT, p));
+        p->class_id = 0;
+    }
+    while (rt->finalizers) {
+        JSRuntimeFinalizerState *fs = rt->finalizers;
+        rt->finalizers = fs->next;
+        fs->finalizer(rt, fs->arg);
+    }
+}
+
+/* From now on nothing of the runtime is freed piecewise: JS_FreeValue, JS_FreeContext
+   and every internal free do nothing, and JS_FreeRuntime finalizes only what holds memory
+   its allocator did not provide. The embedder must free every block its allocator still
+   holds after JS_FreeRuntime, and run no code in the runtime after this call. */
+void JS_AbandonRuntime(JSRuntime *rt)
+{
+    rt->abandoned = true;
+}
+
 void JS_FreeRuntime(JSRuntime *rt)
 {
     struct list_head *el, *el1;
     bool leak = false;
     int i;
 
+    if (rt->abandoned) {
+        js_free_abandoned_runtime(rt);
+        return;
+    }
     rt->in_free = true;
     JS_FreeValueRT(rt, rt->current_exception);
 
@@ -3067,7 +3116,7 @@ void JS_FreeContext(JSContext *ctx)
     JSRuntime *rt = ctx->rt;
     int i;
 
-    if (--JS_REF_COUNT(ctx) > 0)
+    if (--JS_REF_COUNT(ctx) > 0 || rt->abandoned)
         return;
     assert(JS_REF_COUNT(ctx) == 0);
 
@@ -7155,6 +7204,9 @@ static void free_zero_refcount(JSRuntime *rt)
 static void js_free_value_rt(JSRuntime *rt, JSValue v)
 {
     uint32_t tag = JS_VALUE_GET_TAG(v);
+
+    if (unlikely(rt->abandoned))
+        return;
 
 #ifdef ENABLE_DUMPS // JS_DUMP_FREE
     if (check_dump_flag(rt, JS_DUMP_FREE)) {

@@ -1062,6 +1062,9 @@ JS_EXTERN int JS_DefineLazyProperty(JSContext *ctx, JSValueConst this_obj,
    makes, with the error and its call sites, its result the error's stack
    (the program's own Error.prepareStackTrace is an ordinary property). */
 JS_EXTERN void JS_SetErrorPrepareStackTrace(JSContext *ctx, JSValueConst hook);
+/* Nothing of the runtime is freed piecewise from now on; JS_FreeRuntime finalizes only
+   what holds memory its allocator did not provide (see quickjs.c). */
+JS_EXTERN void JS_AbandonRuntime(JSRuntime *rt);
 JS_EXTERN int JS_DefinePropertyGetSet(JSContext *ctx, JSValueConst this_obj,
                                       JSAtom prop, JSValue getter, JSValue setter,
                                       int flags);
