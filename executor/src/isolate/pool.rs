@@ -16,8 +16,9 @@
 //! refilled its stock; on two cores back-to-back runs then took 2.5 times longer.)
 //!
 //! Where the microseconds of a run go (see the README's Benchmarks section): preparing a
-//! sandbox costs several times what a trivial run does and freeing one about as much as the
-//! run, so both stay off the run's path: a run waits for neither unless the stock is empty.
+//! sandbox costs several times what a trivial run does, and freeing one (an abandoned runtime,
+//! engine patch `0042`: its heap returned whole) a sixth of the run; both stay off the run's
+//! path: a run waits for neither unless the stock is empty.
 //! A sandbox is prepared one stage at a time ([`Preparation`], five stages of at most a
 //! million instructions), and a worker looks for a run between two stages, so a run that
 //! arrives while every worker prepares waits for a stage, not a whole preparation. A worker
@@ -57,8 +58,8 @@ use crate::protocol::{ExecuteRequest, Outcome};
 const AFTER_RUN_SPIN: Duration = Duration::from_micros(40);
 
 /// How many bytes of used sandboxes a worker may keep to free once no run waits. A burst of
-/// runs then pays for no freeing (about as much CPU as a trivial run each) until the burst
-/// ends, while a run that grew large is freed at once.
+/// runs then pays for no freeing (returning each heap's blocks to Rust's allocator) until the
+/// burst ends, while a run that grew large is freed at once.
 const USED_BYTES: usize = 8 << 20;
 
 /// One queued run.
