@@ -83,6 +83,32 @@ impl Heap {
         }
     }
 
+    /// Points the neighbours of a block leaving its place (`prev`, or the head when it has
+    /// none, and `next`) at `forward` and `back`: each other when it is freed, the moved
+    /// block when it is reallocated.
+    ///
+    /// # Safety
+    /// `prev` and `next` must be null or live blocks of this list.
+    unsafe fn repoint(
+        &mut self,
+        prev: *mut Header,
+        next: *mut Header,
+        forward: *mut Header,
+        back: *mut Header,
+    ) {
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            if prev.is_null() {
+                self.head = forward;
+            } else {
+                (*prev).next = forward;
+            }
+            if !next.is_null() {
+                (*next).prev = back;
+            }
+        }
+    }
+
     fn allocate(&mut self, size: usize, zeroed: bool) -> *mut u8 {
         let Some(size) = rounded(size) else {
             return ptr::null_mut();
@@ -128,14 +154,7 @@ impl Heap {
         unsafe {
             let block = header(ptr);
             let Header { prev, next, size } = block.read();
-            if prev.is_null() {
-                self.head = next;
-            } else {
-                (*prev).next = next;
-            }
-            if !next.is_null() {
-                (*next).prev = prev;
-            }
+            self.repoint(prev, next, next, prev);
             alloc::dealloc(
                 block.cast(),
                 Layout::from_size_align_unchecked(HEADER + size, ALIGN),
@@ -166,14 +185,7 @@ impl Heap {
             }
             (*moved).size = new_size;
             let Header { prev, next, .. } = moved.read();
-            if prev.is_null() {
-                self.head = moved;
-            } else {
-                (*prev).next = moved;
-            }
-            if !next.is_null() {
-                (*next).prev = moved;
-            }
+            self.repoint(prev, next, moved, moved);
             moved.cast::<u8>().add(HEADER)
         }
     }
