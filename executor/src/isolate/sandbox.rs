@@ -49,8 +49,9 @@ unsafe extern "C" {
 /// the engine has finalized what holds the host's memory (Rust functions and classes,
 /// external array buffers).
 ///
-/// Whatever holds the sandbox's values must drop before this (as every field declared
-/// before it in [`Sandbox`] and the run's session does): after it, the runtime runs no code.
+/// After it, the runtime runs no code: a value of the sandbox dropped later is not freed on
+/// its own (the heap returns it with the rest), and every field declared before it in
+/// [`Sandbox`] and the run's session has already dropped, freeing normally.
 pub(super) struct SandboxContext(Context);
 
 impl std::ops::Deref for SandboxContext {
