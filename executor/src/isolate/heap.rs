@@ -32,10 +32,6 @@ pub(super) struct Heap {
     head: *mut Header,
 }
 
-// SAFETY: the list is reached only through `&mut self` (the runtime that owns the heap is
-// used by one thread at a time) and its blocks belong to no other heap.
-unsafe impl Send for Heap {}
-
 fn layout(size: usize) -> Option<Layout> {
     Layout::from_size_align(HEADER.checked_add(size)?, ALIGN).ok()
 }
