@@ -291,7 +291,11 @@ typedef struct JSMallocBlockHeader {
     uint8_t  block_size_idx;
     /* GC/refcount header merged into the allocator header:
        the object body keeps only JSGCObjectHeader.link (no ref_count/flags). */
-    uint8_t  gc_obj_type : 7; /* JSGCObjectTypeEnum for GC objects */
+    uint8_t  gc_obj_type : 6; /* JSGCObjectTypeEnum for GC objects */
+    /* set by JS_MarkRuntimePrepared on every object the runtime held then:
+       such an object is part of the embedder's image of the runtime, and
+       freeing it does not finalize what it holds of the embedder's */
+    uint8_t  prepared : 1;
     uint8_t  mark : 1;        /* used by the cycle collector */
     int      ref_count;
     _Alignas(JS_ARENA_ALIGN) uint8_t user_data[];
@@ -1565,6 +1569,7 @@ static JSAtom js_symbol_to_atom(JSContext *ctx, JSValueConst val);
 static void add_gc_object(JSRuntime *rt, JSGCObjectHeader *h,
                           JSGCObjectTypeEnum type);
 static void remove_gc_object(JSGCObjectHeader *h);
+static bool js_holds_host_memory(JSObject *p);
 static void js_async_function_free0(JSRuntime *rt, JSAsyncFunctionData *s);
 static JSValue js_instantiate_prototype(JSContext *ctx, JSObject *p, JSAtom atom, void *opaque);
 static JSValue js_module_ns_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
@@ -2663,11 +2668,12 @@ void JS_SetRuntimeInfo(JSRuntime *rt, const char *s)
    provide is finalized (objects of the embedder's classes, C closures and array buffers,
    whose data may be the embedder's, and the runtime finalizers); every block is left to the allocator,
    which the embedder frees whole. */
-static void js_free_abandoned_runtime(JSRuntime *rt)
+/* Finalizes every object of the runtime that may hold memory its allocator did not
+   provide, except (when `keep_prepared`) the objects JS_MarkRuntimePrepared marked. */
+static void js_finalize_host_objects(JSRuntime *rt, bool keep_prepared)
 {
     struct list_head *el;
 
-    rt->in_free = true;
     list_for_each(el, &rt->gc_obj_list) {
         JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
         JSObject *p;
@@ -2676,16 +2682,19 @@ static void js_free_abandoned_runtime(JSRuntime *rt)
         if (JS_GC_TYPE(gp) != JS_GC_OBJ_TYPE_JS_OBJECT)
             continue;
         p = (JSObject *)gp;
-        if (p->class_id < JS_CLASS_INIT_COUNT &&
-            p->class_id != JS_CLASS_ARRAY_BUFFER &&
-            p->class_id != JS_CLASS_SHARED_ARRAY_BUFFER &&
-            p->class_id != JS_CLASS_C_CLOSURE)
+        if (!js_holds_host_memory(p) || (keep_prepared && js_rc(p)->prepared))
             continue;
         finalizer = rt->class_array[p->class_id].finalizer;
         if (finalizer)
             (*finalizer)(rt, JS_MKPTR(JS_TAG_OBJECT, p));
         p->class_id = 0;
     }
+}
+
+static void js_free_abandoned_runtime(JSRuntime *rt)
+{
+    rt->in_free = true;
+    js_finalize_host_objects(rt, false);
     while (rt->finalizers) {
         JSRuntimeFinalizerState *fs = rt->finalizers;
         rt->finalizers = fs->next;
@@ -2700,6 +2709,38 @@ static void js_free_abandoned_runtime(JSRuntime *rt)
 void JS_AbandonRuntime(JSRuntime *rt)
 {
     rt->abandoned = true;
+}
+
+/* Marks every object the runtime holds now as prepared: from now on, freeing one of them
+   does not finalize what it holds of the embedder's (its embedder's classes, C closures,
+   array buffers), since the embedder keeps an image of the runtime as it is now and
+   restores it (JS_AbandonRuntimeRun), which holds those again. */
+void JS_MarkRuntimePrepared(JSRuntime *rt)
+{
+    struct list_head *el;
+
+    list_for_each(el, &rt->gc_obj_list) {
+        JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
+        js_rc(gp)->prepared = 1;
+    }
+}
+
+/* Ends a run of a runtime whose image the embedder restores next: the runtime is abandoned
+   (nothing is freed piecewise from now on) and what the objects made since
+   JS_MarkRuntimePrepared hold of the embedder's is finalized; the prepared objects, and
+   every block, are the image's. The embedder must run no code in the runtime until its
+   memory is the image again (which is not abandoned). */
+void JS_AbandonRuntimeRun(JSRuntime *rt)
+{
+    rt->abandoned = true;
+    js_finalize_host_objects(rt, true);
+}
+
+/* Seeds Math.random for a context restored from an image, which would otherwise repeat the
+   image's sequence. */
+void JS_SetRandomSeed(JSContext *ctx, uint64_t seed)
+{
+    ctx->random_state = seed ? seed : 1;
 }
 
 void JS_FreeRuntime(JSRuntime *rt)
@@ -7122,6 +7163,17 @@ static void js_for_in_iterator_mark(JSRuntime *rt, JSValueConst val,
     JS_MarkValue(rt, it->obj, mark_func);
 }
 
+/* Whether the object may hold memory the runtime's allocator did not provide: an object
+   of the embedder's classes, a C closure or an array buffer (whose data may be the
+   embedder's). */
+static bool js_holds_host_memory(JSObject *p)
+{
+    return p->class_id >= JS_CLASS_INIT_COUNT ||
+        p->class_id == JS_CLASS_ARRAY_BUFFER ||
+        p->class_id == JS_CLASS_SHARED_ARRAY_BUFFER ||
+        p->class_id == JS_CLASS_C_CLOSURE;
+}
+
 static void free_object(JSRuntime *rt, JSObject *p)
 {
     int i;
@@ -7152,7 +7204,9 @@ static void free_object(JSRuntime *rt, JSObject *p)
     }
 
     finalizer = rt->class_array[p->class_id].finalizer;
-    if (finalizer)
+    /* what a prepared object holds of the embedder's stays: the embedder's
+       image of the runtime, restored, holds it again */
+    if (finalizer && !(js_rc(p)->prepared && js_holds_host_memory(p)))
         (*finalizer)(rt, JS_MKPTR(JS_TAG_OBJECT, p));
 
     /* fail safe */
@@ -7292,6 +7346,7 @@ static void add_gc_object(JSRuntime *rt, JSGCObjectHeader *h,
 {
     JS_GC_MARK(h) = 0;
     JS_GC_TYPE(h) = type;
+    js_rc(h)->prepared = 0;
     list_add_tail(&h->link, &rt->gc_obj_list);
 }
 

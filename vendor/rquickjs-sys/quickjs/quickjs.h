@@ -1065,6 +1065,12 @@ JS_EXTERN void JS_SetErrorPrepareStackTrace(JSContext *ctx, JSValueConst hook);
 /* Nothing of the runtime is freed piecewise from now on; JS_FreeRuntime finalizes only
    what holds memory its allocator did not provide (see quickjs.c). */
 JS_EXTERN void JS_AbandonRuntime(JSRuntime *rt);
+/* Marks what the runtime holds now as the embedder's image of it (see quickjs.c). */
+JS_EXTERN void JS_MarkRuntimePrepared(JSRuntime *rt);
+/* Ends a run whose runtime the embedder restores from its image next (see quickjs.c). */
+JS_EXTERN void JS_AbandonRuntimeRun(JSRuntime *rt);
+/* Seeds Math.random of a context restored from an image. */
+JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
 JS_EXTERN int JS_DefinePropertyGetSet(JSContext *ctx, JSValueConst this_obj,
                                       JSAtom prop, JSValue getter, JSValue setter,
                                       int flags);
