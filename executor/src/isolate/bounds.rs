@@ -66,6 +66,12 @@ impl Interrupt {
     pub(super) fn fired(&self) -> bool {
         self.fired.load(Ordering::Relaxed)
     }
+
+    /// Disarmed and not fired, as new: for the next run of a restored sandbox.
+    pub(super) fn reset(&self) {
+        self.disarm();
+        self.fired.store(false, Ordering::Relaxed);
+    }
 }
 
 /// One run's clock.

@@ -18,12 +18,13 @@
 //! refused like an allocation (the run ends out of memory, with what was captured before
 //! it), and the reserve is never lent to the host.
 
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rquickjs::allocator::Allocator;
 
-use super::heap::Heap;
+use super::region::Region;
 
 /// Memory a run may still use after its first refusal, to raise and deliver the error.
 const RESERVE_BYTES: usize = 1 << 20;
@@ -81,17 +82,34 @@ impl Meter {
     pub(super) fn set_limit(&self, limit: usize) {
         self.limit.store(limit, Ordering::Relaxed);
     }
+
+    /// Bytes the runtime's allocations hold.
+    pub(super) fn js_used(&self) -> usize {
+        self.js_used.load(Ordering::Relaxed)
+    }
+
+    /// The meter of a sandbox whose memory was restored to an image that held `js_used`
+    /// bytes: unlimited, nothing refused, nothing held by the host.
+    pub(super) fn reset(&self, js_used: usize) {
+        self.limit.store(usize::MAX, Ordering::Relaxed);
+        self.exhausted.store(false, Ordering::Relaxed);
+        self.js_used.store(js_used, Ordering::Relaxed);
+        self.host_used.store(0, Ordering::Relaxed);
+    }
 }
 
-/// The runtime's [`Heap`] (Rust's allocator, every block listed) with a per-runtime budget.
+/// The runtime's [`Region`] (its own reserved range) with a per-runtime budget.
 pub(super) struct Budget {
-    inner: Heap,
+    inner: Rc<Region>,
     meter: Arc<Meter>,
 }
 
 impl Budget {
-    /// An unlimited budget and the meter that limits it and reports its first refusal.
-    pub(super) fn new() -> (Budget, Arc<Meter>) {
+    /// An unlimited budget over a fresh region of `capacity` bytes of address space, the
+    /// meter that limits it and reports its first refusal, and the region (to image and
+    /// restore); `None` when the system has no address space for the region.
+    pub(super) fn new(capacity: usize) -> Option<(Budget, Arc<Meter>, Rc<Region>)> {
+        let region = Rc::new(Region::reserve(capacity)?);
         let meter = Arc::new(Meter {
             limit: AtomicUsize::new(usize::MAX),
             exhausted: AtomicBool::new(false),
@@ -99,10 +117,10 @@ impl Budget {
             host_used: AtomicUsize::new(0),
         });
         let budget = Budget {
-            inner: Heap::new(),
+            inner: region.clone(),
             meter: meter.clone(),
         };
-        (budget, meter)
+        Some((budget, meter, region))
     }
 
     /// Bytes the runtime's allocations hold.
@@ -114,11 +132,14 @@ impl Budget {
         self.meter.js_used.store(used, Ordering::Relaxed);
     }
 
-    /// Counts a fresh allocation of `inner` (null when it failed) and hands it on.
+    /// Counts a fresh allocation of `inner` and hands it on; a null one (the region is
+    /// full) is refused as one past the limit is.
     fn counted(&mut self, ptr: *mut u8) -> *mut u8 {
-        if !ptr.is_null() {
+        if ptr.is_null() {
+            self.meter.exhausted.store(true, Ordering::Relaxed);
+        } else {
             // SAFETY: `ptr` was just allocated by `inner`.
-            self.set_used(self.used() + unsafe { Heap::usable_size(ptr) });
+            self.set_used(self.used() + unsafe { Region::usable_size(ptr) });
         }
         ptr
     }
@@ -141,7 +162,7 @@ impl Budget {
     }
 }
 
-// SAFETY: every pointer comes from and goes back to the `Heap`, whose guarantees this
+// SAFETY: every pointer comes from and goes back to the `Region`, whose guarantees this
 // type passes on unchanged; the budget only refuses (returns null) before delegating.
 unsafe impl Allocator for Budget {
     fn alloc(&mut self, size: usize) -> *mut u8 {
@@ -159,14 +180,14 @@ unsafe impl Allocator for Budget {
         if !self.admits(total) {
             return std::ptr::null_mut();
         }
-        let ptr = self.inner.calloc(count, size);
+        let ptr = self.inner.calloc(total);
         self.counted(ptr)
     }
 
     unsafe fn dealloc(&mut self, ptr: *mut u8) {
         // SAFETY: the caller hands back a pointer this allocator (so `inner`) allocated.
         unsafe {
-            self.set_used(self.used().saturating_sub(Heap::usable_size(ptr)));
+            self.set_used(self.used().saturating_sub(Region::usable_size(ptr)));
             self.inner.dealloc(ptr);
         }
     }
@@ -176,22 +197,24 @@ unsafe impl Allocator for Budget {
             return self.alloc(new_size);
         }
         // SAFETY: the caller hands over a pointer this allocator (so `inner`) allocated.
-        let old = unsafe { Heap::usable_size(ptr) };
+        let old = unsafe { Region::usable_size(ptr) };
         if new_size > old && !self.admits(new_size - old) {
             return std::ptr::null_mut();
         }
         // SAFETY: as above; on success the old pointer is no longer used.
         let moved = unsafe { self.inner.realloc(ptr, new_size) };
-        if !moved.is_null() {
+        if moved.is_null() {
+            self.meter.exhausted.store(true, Ordering::Relaxed);
+        } else {
             // SAFETY: `moved` was just allocated by `inner`.
-            self.set_used(self.used() - old + unsafe { Heap::usable_size(moved) });
+            self.set_used(self.used() - old + unsafe { Region::usable_size(moved) });
         }
         moved
     }
 
     unsafe fn usable_size(ptr: *mut u8) -> usize {
         // SAFETY: the caller's guarantee is the one `inner` needs.
-        unsafe { Heap::usable_size(ptr) }
+        unsafe { Region::usable_size(ptr) }
     }
 }
 
@@ -201,7 +224,7 @@ mod tests {
 
     #[test]
     fn refuses_past_the_limit_then_lends_the_reserve() {
-        let (mut budget, meter) = Budget::new();
+        let (mut budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         let unlimited = budget.alloc(1 << 20);
         assert!(!unlimited.is_null(), "unlimited until the run sets a limit");
         unsafe { budget.dealloc(unlimited) };
@@ -226,7 +249,7 @@ mod tests {
 
     #[test]
     fn host_charges_share_the_limit_and_get_no_reserve() {
-        let (mut budget, meter) = Budget::new();
+        let (mut budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         meter.set_limit(8192);
         let ptr = budget.alloc(4096);
         assert!(meter.charge_host(2048));
@@ -247,7 +270,7 @@ mod tests {
 
     #[test]
     fn a_host_charge_past_the_limit_exhausts_the_budget() {
-        let (_budget, meter) = Budget::new();
+        let (_budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         meter.set_limit(1000);
         assert!(!meter.charge_host(1001));
         assert!(meter.exhausted());
@@ -255,7 +278,7 @@ mod tests {
 
     #[test]
     fn realloc_counts_only_growth() {
-        let (mut budget, meter) = Budget::new();
+        let (mut budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         meter.set_limit(4096);
         let ptr = budget.alloc(1000);
         let grown = unsafe { budget.realloc(ptr, 3000) };

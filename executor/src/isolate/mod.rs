@@ -27,12 +27,12 @@ mod bounds;
 mod call_site;
 mod clone;
 mod compiled;
-mod heap;
 mod host;
 mod memory;
 mod modules;
 mod pool;
 mod proxies;
+mod region;
 mod run;
 mod sandbox;
 mod text;
@@ -57,7 +57,7 @@ pub fn time_sandboxes(count: usize) -> Result<Vec<(Duration, Duration)>, Error> 
     let mut timings = Vec::with_capacity(count);
     for _ in 0..count {
         let started = std::time::Instant::now();
-        let prepared = sandbox::Sandbox::prepare()?;
+        let prepared = sandbox::Sandbox::prepare(sandbox::region_bytes(64 << 20))?;
         let prepare = started.elapsed();
         let started = std::time::Instant::now();
         drop(prepared);
@@ -194,6 +194,7 @@ impl IsolateExecutor {
                 stack,
                 options.prepared_sandboxes,
                 options.idle_spin,
+                sandbox::region_bytes(options.memory_limit_bytes),
             ),
             options,
         }

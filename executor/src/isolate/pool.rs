@@ -126,6 +126,7 @@ impl Pool {
         stack_bytes: usize,
         prepared: usize,
         idle_spin: Duration,
+        region_bytes: usize,
     ) -> Pool {
         let workers = workers.max(1);
         let shared = Arc::new(Shared::new(workers, idle_spin));
@@ -134,7 +135,7 @@ impl Pool {
             let spawned = std::thread::Builder::new()
                 .name(format!("codemode-isolate-{index}"))
                 .stack_size(stack_bytes)
-                .spawn(move || worker(&theirs, prepared.max(1)));
+                .spawn(move || worker(&theirs, prepared.max(1), region_bytes));
             if spawned.is_err() && index == 0 {
                 // Without a single worker every run would wait forever: refuse instead.
                 let pool = Pool { shared };
@@ -336,7 +337,7 @@ impl Shared {
     }
 }
 
-fn worker(shared: &Shared, stock_size: usize) {
+fn worker(shared: &Shared, stock_size: usize, region_bytes: usize) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
@@ -345,26 +346,23 @@ fn worker(shared: &Shared, stock_size: usize) {
     };
     let mut stock = Stock {
         ready: Vec::with_capacity(stock_size),
+        used: Vec::with_capacity(stock_size),
+        used_bytes: 0,
         preparing: None,
         size: stock_size,
+        region_bytes,
         shared,
-    };
-    // The used sandboxes of the last runs, freed once no run waits.
-    let mut used = Used {
-        kept: Vec::with_capacity(stock_size),
-        bytes: 0,
-        most: stock_size,
     };
     let mut just_ran = false;
     loop {
-        // A worker with nothing prepared leaves a run to one that has a sandbox ready (it
+        // A worker with nothing ready leaves a run to one that has a sandbox ready (it
         // takes the run between two pieces of its work), and prepares meanwhile; so a run
         // waits for a piece of work, never for a whole preparation, while a sandbox is
         // ready somewhere.
-        let defer = stock.ready.is_empty() && shared.stocked.load(Ordering::Acquire) > 0;
+        let defer = !stock.has_any() && shared.stocked.load(Ordering::Acquire) > 0;
         let taken = if defer {
             shared.closed()
-        } else if just_ran && !stock.ready.is_empty() {
+        } else if just_ran && stock.has_any() {
             shared.idle_while(|| shared.spin(AFTER_RUN_SPIN))
         } else {
             shared.poll()
@@ -374,23 +372,19 @@ fn worker(shared: &Shared, stock_size: usize) {
             Taken::Job(job) => *job,
             Taken::Closed => return,
             Taken::None => {
-                // One piece of work at a time, looking for a run between them: a stage of
-                // the next sandbox while none is ready, else freeing a used sandbox, a stage
-                // of the next sandbox, or else waiting.
-                if stock.ready.is_empty() {
-                    stock.advance();
+                // One piece of work at a time, looking for a run between them: restoring a
+                // used sandbox, else a stage of the next sandbox while the stock is short,
+                // or else waiting.
+                if stock.restore_one() {
                     continue;
                 }
-                if used.free_one() {
-                    continue;
-                }
-                if stock.ready.len() < stock.size {
+                if stock.short() {
                     stock.advance();
                     continue;
                 }
                 match shared.idle_while(|| shared.wait()) {
                     Taken::Job(job) => {
-                        run_job(&runtime, *job, &mut stock, &mut used);
+                        run_job(&runtime, *job, &mut stock);
                         just_ran = true;
                     }
                     Taken::Closed => return,
@@ -399,26 +393,63 @@ fn worker(shared: &Shared, stock_size: usize) {
                 continue;
             }
         };
-        run_job(&runtime, job, &mut stock, &mut used);
+        run_job(&runtime, job, &mut stock);
         just_ran = true;
     }
 }
 
-/// A worker's prepared sandboxes, and the one it is preparing.
+/// A worker's sandboxes: the ready ones, the used ones it restores once no run waits, and
+/// the one it is preparing.
+///
+/// Guarantees: the worker holds at most `size` sandboxes (ready and used) besides the one a
+/// run uses and the one it prepares, and the used ones hold at most [`USED_BYTES`] together (a
+/// used sandbox past that is restored right after its answer, which gives its memory back).
 struct Stock<'a> {
     ready: Vec<Result<Sandbox, Error>>,
+    used: Vec<Remains>,
+    /// What `used` holds, in bytes.
+    used_bytes: usize,
     preparing: Option<Preparation>,
-    /// How many it keeps ready.
+    /// How many sandboxes it keeps.
     size: usize,
+    /// The address space each sandbox's region reserves.
+    region_bytes: usize,
     shared: &'a Shared,
 }
 
 impl Stock<'_> {
+    /// Whether a sandbox is ready or only needs restoring (the worker counts as stocked).
+    fn has_any(&self) -> bool {
+        !self.ready.is_empty() || !self.used.is_empty()
+    }
+
+    /// Whether the worker holds fewer sandboxes than its stock's size (the one it is
+    /// preparing not counted: it is finished first).
+    fn short(&self) -> bool {
+        self.ready.len() + self.used.len() < self.size
+    }
+
+    /// Runs `change` and counts the worker stocked exactly while it has a sandbox.
+    fn counted<R>(&mut self, change: impl FnOnce(&mut Self) -> R) -> R {
+        let before = self.has_any();
+        let result = change(self);
+        match (before, self.has_any()) {
+            (false, true) => {
+                self.shared.stocked.fetch_add(1, Ordering::AcqRel);
+            }
+            (true, false) => {
+                self.shared.stocked.fetch_sub(1, Ordering::AcqRel);
+            }
+            _ => {}
+        }
+        result
+    }
+
     /// Runs one stage of the next sandbox.
     fn advance(&mut self) {
         let step = match self.preparing.as_mut() {
             Some(preparation) => preparation.step(),
-            None => match Preparation::start() {
+            None => match Preparation::start(self.region_bytes) {
                 Ok(preparation) => {
                     self.preparing = Some(preparation);
                     Ok(false)
@@ -430,36 +461,52 @@ impl Stock<'_> {
             Ok(false) => {}
             Ok(true) => {
                 if let Some(ready) = self.preparing.take() {
-                    self.push(ready.into_sandbox());
+                    self.counted(|stock| stock.ready.push(ready.into_sandbox()));
                 }
             }
             Err(error) => {
                 self.preparing = None;
-                self.push(Err(error));
+                self.counted(|stock| stock.ready.push(Err(error)));
             }
         }
     }
 
-    fn push(&mut self, sandbox: Result<Sandbox, Error>) {
-        if self.ready.is_empty() {
-            self.shared.stocked.fetch_add(1, Ordering::AcqRel);
+    /// Keeps the sandbox a run left, to restore once no run waits; restores it at once
+    /// when it holds more than the used sandboxes may.
+    fn keep(&mut self, remains: Remains) {
+        let bytes = remains.held_bytes();
+        if self.used_bytes.saturating_add(bytes) <= USED_BYTES {
+            self.used_bytes += bytes;
+            self.counted(|stock| stock.used.push(remains));
+        } else {
+            let sandbox = remains.restored();
+            self.counted(|stock| stock.ready.push(Ok(sandbox)));
         }
-        self.ready.push(sandbox);
     }
 
-    /// A sandbox for a run: a ready one, else the one being prepared, finished, else a
-    /// fresh one.
+    /// Restores one used sandbox into the ready ones; `false` when none is used.
+    fn restore_one(&mut self) -> bool {
+        let Some(remains) = self.used.pop() else {
+            return false;
+        };
+        self.used_bytes = self.used_bytes.saturating_sub(remains.held_bytes());
+        // Stocked before and after: no count changes.
+        self.ready.push(Ok(remains.restored()));
+        true
+    }
+
+    /// A sandbox for a run: a ready one, else a used one restored, else the one being
+    /// prepared, finished, else a fresh one.
     fn take(&mut self) -> Result<Sandbox, Error> {
-        match self.ready.pop() {
-            Some(sandbox) => {
-                if self.ready.is_empty() {
-                    self.shared.stocked.fetch_sub(1, Ordering::AcqRel);
-                }
-                sandbox
-            }
+        if self.ready.is_empty() {
+            self.restore_one();
+        }
+        let ready = self.counted(|stock| stock.ready.pop());
+        match ready {
+            Some(sandbox) => sandbox,
             None => match self.preparing.take() {
                 Some(preparation) => preparation.into_sandbox(),
-                None => Sandbox::prepare(),
+                None => Sandbox::prepare(self.region_bytes),
             },
         }
     }
@@ -467,49 +514,15 @@ impl Stock<'_> {
 
 impl Drop for Stock<'_> {
     fn drop(&mut self) {
-        if !self.ready.is_empty() {
+        if self.has_any() {
             self.shared.stocked.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
 
-/// The used sandboxes a worker keeps to free once no run waits.
-struct Used {
-    kept: Vec<(Remains, usize)>,
-    /// What `kept` holds, in bytes.
-    bytes: usize,
-    /// How many it may keep.
-    most: usize,
-}
-
-impl Used {
-    /// Keeps `remains` to free later if it fits; frees it at once otherwise.
-    fn keep(&mut self, remains: Remains) {
-        let bytes = remains.held_bytes();
-        if self.kept.len() < self.most && self.bytes.saturating_add(bytes) <= USED_BYTES {
-            self.bytes += bytes;
-            self.kept.push((remains, bytes));
-        } else {
-            drop(remains);
-        }
-    }
-
-    /// Frees one kept sandbox; `false` when none is kept.
-    fn free_one(&mut self) -> bool {
-        match self.kept.pop() {
-            Some((remains, bytes)) => {
-                self.bytes -= bytes;
-                drop(remains);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
 /// Runs `job` in a sandbox of the stock (or a fresh one) and answers it; its sandbox is kept
-/// in `used` until the worker has time to free it.
-fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>, used: &mut Used) {
+/// in the stock until the worker has time to restore it.
+fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>) {
     if job.reply.is_closed() {
         return;
     }
@@ -526,7 +539,7 @@ fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>, u
     match finished {
         Ok((outcome, remains)) => {
             let _ = job.reply.send(outcome);
-            used.keep(remains);
+            stock.keep(remains);
         }
         Err(_) => {
             let _ = job
@@ -554,8 +567,11 @@ mod tests {
         let shared = shared();
         let mut stock = Stock {
             ready: Vec::new(),
+            used: Vec::new(),
+            used_bytes: 0,
             preparing: None,
             size: 2,
+            region_bytes: super::super::sandbox::region_bytes(64 << 20),
             shared: &shared,
         };
         // A runtime, then four stages: the fifth piece of work makes a sandbox ready.

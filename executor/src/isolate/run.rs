@@ -67,9 +67,33 @@ pub(super) struct RunLimits {
 pub(super) struct Remains(Session);
 
 impl Remains {
-    /// Bytes the used sandbox holds (what freeing it gives back).
+    /// Bytes the used sandbox holds (what restoring it gives back).
     pub(super) fn held_bytes(&self) -> usize {
         self.0.meter.held()
+    }
+
+    /// The sandbox, restored to what it was when prepared ([`Sandbox::restored`]): every
+    /// other part of the run's session (its calls in flight, its clock) drops first.
+    pub(super) fn restored(self) -> Sandbox {
+        let Session {
+            inflight,
+            aborts,
+            fetch_aborts,
+            host,
+            clock,
+            interrupt,
+            dispatch,
+            spawner,
+            modules,
+            main_source,
+            memory_limit_bytes: _,
+            meter,
+            ctx,
+            rt,
+        } = self.0;
+        drop((inflight, aborts, fetch_aborts, clock, dispatch, spawner));
+        drop((modules, main_source));
+        Sandbox::restored(host, interrupt, meter, ctx, rt)
     }
 }
 
@@ -89,6 +113,7 @@ pub(super) async fn run(
         ctx,
         rt,
     } = sandbox;
+    ctx.mark_used();
     meter.set_limit(limits.memory_limit_bytes);
     host.borrow_mut().outbound = match &request.outbound {
         Some(Outbound::Host(handler)) => Some(handler.clone()),

@@ -6,11 +6,19 @@
 //! after answering a run, while it would otherwise wait, so a request only pays for what is
 //! its own: providers, preludes, the program.
 //!
-//! Guarantees: a sandbox serves exactly one run and is dropped with it (no two runs share a
-//! runtime, a context or a value); a prepared sandbox holds no request data; the run sets
-//! its bounds (memory limit, stack, module map) before any of its code runs.
+//! Once prepared, a sandbox's memory (its runtime's own [`Region`]) is imaged; after a run
+//! the image is written back over it ([`Sandbox::restored`]), which makes it, byte for
+//! byte, the sandbox it was before the run: the next run gets a sandbox as fresh as a newly
+//! prepared one for the price of a copy (see the README's "Restored sandboxes").
+//!
+//! Guarantees: a sandbox serves one run at a time, and every run starts from the prepared
+//! state (a new sandbox, or one whose memory was restored from its image and whose host
+//! state was made anew: no value, timer, module, seed or count of a run reaches the next);
+//! a prepared sandbox holds no request data; the run sets its bounds (memory limit, stack,
+//! module map) before any of its code runs.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
@@ -20,6 +28,8 @@ use super::bounds::Interrupt;
 use super::compiled::InternalScript;
 use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
+use super::modules::ModuleMap;
+use super::region::{Image, Region};
 use super::run::{quickjs_failure, start_failure_text};
 use crate::Error;
 
@@ -40,34 +50,98 @@ unsafe extern "C" {
     /// Engine patch 0042: nothing of the runtime is freed piecewise from now on; freeing it
     /// finalizes only what may hold the host's memory, and its allocator frees the rest.
     fn JS_AbandonRuntime(rt: *mut rquickjs::qjs::JSRuntime);
+    /// Engine patch 0043: every object the runtime holds now is part of its image; freeing
+    /// one later does not finalize what it holds of the host's.
+    fn JS_MarkRuntimePrepared(rt: *mut rquickjs::qjs::JSRuntime);
+    /// Engine patch 0043: the run is over and the image comes back next; what the objects
+    /// made since the image hold of the host's is finalized, nothing else is freed.
+    fn JS_AbandonRuntimeRun(rt: *mut rquickjs::qjs::JSRuntime);
+    /// Engine patch 0043: seeds `Math.random`.
+    fn JS_SetRandomSeed(ctx: *mut rquickjs::qjs::JSContext, seed: u64);
 }
 
-/// A sandbox's context. Dropping it abandons the sandbox's runtime (engine patch `0042`):
-/// a sandbox is never used again once its run ended, so its heap is not taken apart object
-/// by object (a full collection and every free, a sixth of a trivial run's instructions);
-/// the runtime's [`super::heap::Heap`] returns every block when the runtime drops, after
-/// the engine has finalized what holds the host's memory (Rust functions and classes,
-/// external array buffers).
+/// The address space a sandbox's region reserves for a run bounded to `memory_limit`
+/// bytes: twice the limit (room for the allocator's fragmentation) and 64 MiB (the
+/// prepared scope, the budget's reserve), at most 1 TiB. Address space only: the system
+/// provides memory for what the run touches.
+pub(super) fn region_bytes(memory_limit: usize) -> usize {
+    memory_limit
+        .saturating_mul(2)
+        .saturating_add(64 << 20)
+        .min(1 << 40)
+}
+
+/// A sandbox's context, with the memory its runtime allocates from and the image of that
+/// memory as prepared.
 ///
-/// After it, the runtime runs no code: a value of the sandbox dropped later is not freed on
-/// its own (the heap returns it with the rest), and every field declared before it in
-/// [`Sandbox`] and the run's session has already dropped, freeing normally.
-pub(super) struct SandboxContext(Context);
+/// Restoring ([`SandboxContext::restore`]) ends a run: what the run's objects hold of the
+/// host's is finalized (engine patch `0043`), then the image is written back, so the
+/// runtime is again what preparation left, at the same addresses; `Math.random` is seeded
+/// anew. Dropping it abandons the runtime (engine patch `0042`): its heap is not taken
+/// apart object by object; the engine finalizes what holds the host's memory (Rust
+/// functions and classes, external array buffers) and the region is unmapped whole when
+/// the runtime drops. A sandbox dropped after a run is restored first, so that what the
+/// image's own objects hold of the host's is finalized too.
+///
+/// After a restore or the abandonment no value made before it may be used or dropped: every
+/// field declared before this one in [`Sandbox`] and the run's session holds none or has
+/// already dropped.
+pub(super) struct SandboxContext {
+    ctx: Context,
+    region: Rc<Region>,
+    image: Image,
+    /// What the budget counted when the image was taken.
+    imaged_bytes: usize,
+    /// Whether a run used the sandbox since it was imaged or restored.
+    used: Cell<bool>,
+}
 
 impl std::ops::Deref for SandboxContext {
     type Target = Context;
 
     fn deref(&self) -> &Context {
-        &self.0
+        &self.ctx
+    }
+}
+
+impl SandboxContext {
+    /// Records that a run uses the sandbox (a drop then restores it first).
+    pub(super) fn mark_used(&self) {
+        self.used.set(true);
+    }
+
+    /// Writes the image back over the sandbox's memory after a run, and seeds `Math.random`
+    /// anew (the image holds the seed preparation drew).
+    fn restore(&self) {
+        self.ctx.with(|ctx| {
+            // SAFETY: the context is live; the run's values have all dropped (the caller's
+            // guarantee), and nothing runs in the runtime until the image is back.
+            unsafe { JS_AbandonRuntimeRun(rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) }
+        });
+        // SAFETY: the image was captured from this region; no value of the run is held, and
+        // the context's own references are the image's (taken before it was captured).
+        unsafe { self.region.restore(&self.image) };
+        self.used.set(false);
+        let seed = getrandom::u64().unwrap_or_else(|_| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        // SAFETY: the context is live again, as the image holds it.
+        self.ctx
+            .with(|ctx| unsafe { JS_SetRandomSeed(ctx.as_raw().as_ptr(), seed) });
     }
 }
 
 impl Drop for SandboxContext {
     fn drop(&mut self) {
-        self.0.with(|ctx| {
+        if self.used.get() {
+            self.restore();
+        }
+        self.ctx.with(|ctx| {
             // SAFETY: the context is live; nothing runs in its runtime after this (the
-            // sandbox is being dropped, its runtime next), and the runtime's allocator is a
-            // `Heap`, which frees every block the engine leaves.
+            // sandbox is being dropped, its runtime next), and the runtime's region is
+            // unmapped whole once the runtime has dropped.
             unsafe { JS_AbandonRuntime(rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) }
         });
     }
@@ -118,10 +192,37 @@ impl Sandbox {
             .set_gc_threshold((held + held / 2).max(DEFAULT_GC_THRESHOLD));
     }
 
-    /// Builds a sandbox. Fails only if QuickJS cannot allocate one or the sandbox's own
-    /// JavaScript throws, which is a bug, reported as [`Error::StartFailed`].
-    pub(super) fn prepare() -> Result<Sandbox, Error> {
-        Preparation::start()?.into_sandbox()
+    /// Builds a sandbox whose region reserves `capacity` bytes (see [`region_bytes`]).
+    /// Fails only if the system has no address space for it, QuickJS cannot allocate one or
+    /// the sandbox's own JavaScript throws, which is a bug, reported as
+    /// [`Error::StartFailed`].
+    pub(super) fn prepare(capacity: usize) -> Result<Sandbox, Error> {
+        Preparation::start(capacity)?.into_sandbox()
+    }
+
+    /// The sandbox of a finished run made again what it was when prepared: its memory
+    /// restored from its image, its host state, interrupt and budget made anew, no module
+    /// map. Every value of the run must have dropped (the run's session holds the parts).
+    pub(super) fn restored(
+        host: SharedHost,
+        interrupt: Arc<Interrupt>,
+        meter: Arc<Meter>,
+        ctx: SandboxContext,
+        rt: Runtime,
+    ) -> Sandbox {
+        ctx.restore();
+        meter.reset(ctx.imaged_bytes);
+        *host.borrow_mut() = HostState::new(meter.clone());
+        interrupt.reset();
+        let none = Arc::new(BTreeMap::new());
+        rt.set_loader(ModuleMap(none.clone()), ModuleMap(none));
+        Sandbox {
+            host,
+            interrupt,
+            meter,
+            ctx,
+            rt,
+        }
     }
 }
 
@@ -141,6 +242,7 @@ pub(super) struct Preparation {
     host: SharedHost,
     interrupt: Arc<Interrupt>,
     meter: Arc<Meter>,
+    region: Rc<Region>,
     // Dropped last, in this order.
     ctx: Option<Context>,
     rt: Runtime,
@@ -158,9 +260,14 @@ enum Stage {
 }
 
 impl Preparation {
-    /// The first stage: a fresh runtime with its memory budget and interrupt handler.
-    pub(super) fn start() -> Result<Preparation, Error> {
-        let (budget, meter) = Budget::new();
+    /// The first stage: a fresh runtime in a region of `capacity` bytes of address space,
+    /// with its memory budget and interrupt handler.
+    pub(super) fn start(capacity: usize) -> Result<Preparation, Error> {
+        let (budget, meter, region) = Budget::new(capacity).ok_or_else(|| {
+            Error::StartFailed(format!(
+                "the system refused {capacity} bytes of address space for a sandbox's memory"
+            ))
+        })?;
         let rt = Runtime::new_with_alloc(budget).map_err(quickjs_failure)?;
         // Everything built here lives as long as the sandbox: collecting while building
         // finds no garbage. The run sets a threshold when it starts.
@@ -179,6 +286,7 @@ impl Preparation {
             host,
             interrupt,
             meter,
+            region,
             ctx: None,
             rt,
         })
@@ -215,11 +323,23 @@ impl Preparation {
         let Some(ctx) = self.ctx else {
             return Err(Error::Internal("a ready sandbox has no context".into()));
         };
+        ctx.with(|ctx| {
+            // SAFETY: the context is live and runs nothing meanwhile.
+            unsafe { JS_MarkRuntimePrepared(rquickjs::qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) }
+        });
+        let image = self.region.capture();
+        let imaged_bytes = self.meter.js_used();
         Ok(Sandbox {
             host: self.host,
             interrupt: self.interrupt,
             meter: self.meter,
-            ctx: SandboxContext(ctx),
+            ctx: SandboxContext {
+                ctx,
+                region: self.region,
+                image,
+                imaged_bytes,
+                used: Cell::new(false),
+            },
             rt: self.rt,
         })
     }
@@ -269,6 +389,7 @@ fn install_web(ctx: &Ctx<'_>) -> Result<(), Error> {
         .catch(ctx)
         .map_err(fail_text)?;
     super::web::install(ctx, Some(outbound))
+        .and_then(|()| super::web::class_prototypes(ctx).map(drop))
         .catch(ctx)
         .map_err(fail_text)
 }
@@ -276,6 +397,8 @@ fn install_web(ctx: &Ctx<'_>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const TEST_REGION: usize = 256 << 20;
 
     /// What a program sees of the scope: bootstrap's console, intrinsics.js's removals, a
     /// lazy Web global, and the run loop's hook (kept out of the program's reach).
@@ -294,7 +417,7 @@ mod tests {
     fn a_dropped_sandbox_finalizes_what_holds_the_hosts_memory() {
         use std::sync::Arc;
         let held = Arc::new(());
-        let sandbox = Sandbox::prepare().expect("a sandbox");
+        let sandbox = Sandbox::prepare(TEST_REGION).expect("a sandbox");
         sandbox.ctx.with(|ctx| {
             let kept = held.clone();
             let probe = rquickjs::Function::new(ctx.clone(), move || Arc::strong_count(&kept))
@@ -317,9 +440,101 @@ mod tests {
         );
     }
 
+    /// A Rust function holding `held`, set as the global `probe` (it answers how many hold
+    /// `held`).
+    fn set_probe(ctx: &Ctx<'_>, held: &Arc<()>) {
+        let kept = held.clone();
+        let probe =
+            Function::new(ctx.clone(), move || Arc::strong_count(&kept)).expect("a function");
+        ctx.globals().set("probe", probe).expect("set");
+    }
+
+    #[test]
+    fn a_restore_finalizes_what_the_run_made_and_keeps_what_the_image_holds() {
+        let made_by_run = Arc::new(());
+        let in_image = Arc::new(());
+        let mut preparation = Preparation::start(TEST_REGION).expect("a runtime");
+        while !preparation.step().expect("a stage") {}
+        preparation.ctx.as_ref().expect("a context").with(|ctx| {
+            let kept = in_image.clone();
+            let imaged = Function::new(ctx.clone(), move || Arc::strong_count(&kept)).unwrap();
+            ctx.globals().set("imaged", imaged).unwrap();
+        });
+        let sandbox = preparation.into_sandbox().expect("a sandbox");
+        let parts = |s: Sandbox| (s.host, s.interrupt, s.meter, s.ctx, s.rt);
+        let mut sandbox = sandbox;
+        for round in 0..3 {
+            sandbox.ctx.mark_used();
+            sandbox.ctx.with(|ctx| {
+                set_probe(&ctx, &made_by_run);
+                // The run's function in a cycle (only a collection or the restore frees it);
+                // the image's function deleted and collected: its closure must survive, the
+                // image holds the function again.
+                let count: usize = ctx
+                    .eval("const o = { probe }; o.self = o; probe.o = o; delete globalThis.imaged; probe()")
+                    .expect("the run");
+                assert_eq!(count, 2, "round {round}");
+            });
+            sandbox.rt.run_gc();
+            assert_eq!(
+                Arc::strong_count(&in_image),
+                2,
+                "round {round}: collected, not finalized"
+            );
+            let (host, interrupt, meter, ctx, rt) = parts(sandbox);
+            sandbox = Sandbox::restored(host, interrupt, meter, ctx, rt);
+            assert_eq!(
+                Arc::strong_count(&made_by_run),
+                1,
+                "round {round}: the run's closure dropped"
+            );
+            let seen = sandbox.ctx.with(|ctx| {
+                ctx.eval::<String, _>("typeof probe + ' ' + imaged()")
+                    .expect("the next run")
+            });
+            assert_eq!(seen, "undefined 2", "round {round}");
+        }
+        drop(sandbox);
+        assert_eq!(
+            Arc::strong_count(&in_image),
+            1,
+            "the image's closure dropped with the sandbox"
+        );
+    }
+
+    #[test]
+    fn a_sandbox_dropped_after_a_run_finalizes_what_the_run_freed_of_the_image() {
+        let in_image = Arc::new(());
+        let mut preparation = Preparation::start(TEST_REGION).expect("a runtime");
+        while !preparation.step().expect("a stage") {}
+        preparation
+            .ctx
+            .as_ref()
+            .expect("a context")
+            .with(|ctx| set_probe(&ctx, &in_image));
+        let sandbox = preparation.into_sandbox().expect("a sandbox");
+        sandbox.ctx.mark_used();
+        sandbox.ctx.with(|ctx| {
+            ctx.eval::<(), _>("delete globalThis.probe")
+                .expect("the run")
+        });
+        sandbox.rt.run_gc();
+        assert_eq!(
+            Arc::strong_count(&in_image),
+            2,
+            "collected during the run, not finalized"
+        );
+        drop(sandbox);
+        assert_eq!(
+            Arc::strong_count(&in_image),
+            1,
+            "restored, then finalized with the rest"
+        );
+    }
+
     #[test]
     fn a_preparation_runs_every_stage_once_in_order() {
-        let mut preparation = Preparation::start().expect("a runtime");
+        let mut preparation = Preparation::start(TEST_REGION).expect("a runtime");
         let mut steps = 0;
         while !preparation.step().expect("a stage") {
             steps += 1;
@@ -339,12 +554,12 @@ mod tests {
 
     #[test]
     fn a_preparation_taken_half_way_is_finished_first() {
-        let mut preparation = Preparation::start().expect("a runtime");
+        let mut preparation = Preparation::start(TEST_REGION).expect("a runtime");
         assert!(!preparation.step().expect("the context"));
         assert!(!preparation.step().expect("the bootstrap"));
         let sandbox = preparation.into_sandbox().expect("a sandbox");
         assert_eq!(scope_seen(&sandbox), "function false function function");
-        let whole = Sandbox::prepare().expect("a sandbox");
+        let whole = Sandbox::prepare(TEST_REGION).expect("a sandbox");
         assert_eq!(scope_seen(&whole), scope_seen(&sandbox));
     }
 }

@@ -177,6 +177,23 @@ pub(crate) static SOURCES: [Concept; 14] = [
 /// Installs the Web globals into `ctx`'s global object. Call once per context, after the
 /// language intrinsics and before any program runs. `outbound` is the scope's way out for
 /// `fetch` (`enabled`, `send`, `cancel`, from `bootstrap.js`); without it `fetch` is blocked.
+/// Makes the prototype of every Rust class the Web globals instantiate, and names their
+/// types.
+///
+/// rquickjs keeps a class's prototype, once made, in its runtime's own table (outside the
+/// engine's heap). A sandbox restored from its image must find there only what the image
+/// holds, so every prototype is made while the sandbox is prepared, never by a run: a
+/// prototype first made by a run would stay in that table after the run's heap is gone.
+/// The test `every_rust_class_has_its_prototype_prepared` checks that the list is whole.
+pub(crate) fn class_prototypes(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<&'static str>> {
+    let mut made = intl::class_prototypes(ctx)?;
+    rquickjs::Class::<compression::Codec>::prototype(ctx)?;
+    rquickjs::Class::<html::Rewriter>::prototype(ctx)?;
+    made.push(std::any::type_name::<compression::Codec>());
+    made.push(std::any::type_name::<html::Rewriter>());
+    Ok(made)
+}
+
 pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rquickjs::Result<()> {
     let natives = Object::new(ctx.clone())?;
     if let Some(outbound) = outbound {
@@ -320,6 +337,57 @@ mod tests {
     use std::time::Instant;
 
     use rquickjs::{Context, Runtime};
+
+    /// Every struct of the crate declared `#[rquickjs::class(...)]` has its prototype made by
+    /// `class_prototypes` (a sandbox restored from its image relies on it: see there).
+    #[test]
+    fn every_rust_class_has_its_prototype_prepared() {
+        fn sources(dir: &std::path::Path, found: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    sources(&path, found);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    found.push((path.display().to_string(), text));
+                }
+            }
+        }
+        let mut files = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut classes = Vec::new();
+        for (path, text) in &files {
+            let mut lines = text.lines();
+            while let Some(line) = lines.next() {
+                if !line.trim_start().starts_with("#[rquickjs::class") {
+                    continue;
+                }
+                let name = lines
+                    .find_map(|l| {
+                        let rest = l.trim_start().strip_prefix("pub(crate) struct ")?;
+                        Some(rest.split([' ', '<', '{']).next()?.to_string())
+                    })
+                    .unwrap_or_else(|| panic!("{path}: a class without a struct after it"));
+                classes.push(name);
+            }
+        }
+        assert!(
+            classes.len() >= 7,
+            "the scan finds the classes: {classes:?}"
+        );
+        let rt = Runtime::new().unwrap();
+        let ctx = Context::full(&rt).unwrap();
+        let made = ctx.with(|ctx| super::class_prototypes(&ctx).unwrap());
+        for class in &classes {
+            assert!(
+                made.iter().any(|m| m.ends_with(&format!("::{class}"))),
+                "{class} is a Rust class whose prototype class_prototypes does not make: {made:?}"
+            );
+        }
+    }
 
     /// Every concept loads and provides each global it names, in a fresh context.
     #[test]

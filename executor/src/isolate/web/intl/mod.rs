@@ -21,6 +21,23 @@ use icu::locale::{LanguageIdentifier, Locale, LocaleCanonicalizer, LocaleExpande
 use icu_provider::prelude::*;
 use rquickjs::{Class, Ctx, Function, Object, Value};
 
+/// Makes the prototypes of Intl's Rust classes (see [`super::class_prototypes`]) and names
+/// their types.
+pub(crate) fn class_prototypes(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<&'static str>> {
+    Class::<number::NumberFormatter>::prototype(ctx)?;
+    Class::<datetime::DateFormatter>::prototype(ctx)?;
+    Class::<duration::DurationFormatter>::prototype(ctx)?;
+    Class::<text::PluralSelector>::prototype(ctx)?;
+    Class::<text::Comparer>::prototype(ctx)?;
+    Ok(vec![
+        std::any::type_name::<number::NumberFormatter>(),
+        std::any::type_name::<datetime::DateFormatter>(),
+        std::any::type_name::<duration::DurationFormatter>(),
+        std::any::type_name::<text::PluralSelector>(),
+        std::any::type_name::<text::Comparer>(),
+    ])
+}
+
 /// Adds `intl()` to the natives table: it answers the table of Intl functions.
 pub(crate) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
     natives.set("intl", Function::new(ctx.clone(), table)?)
