@@ -411,7 +411,7 @@ fn execute_futures_are_send() {
 #[tokio::test]
 async fn a_finished_run_releases_its_sandbox() {
     // The request's dispatch lives in the run's sandbox (with a pending timer and a promise
-    // that never settles holding on to it); once the worker frees the sandbox, only this
+    // that never settles holding on to it); once the worker restores the sandbox, only this
     // test's handle remains.
     let executor = IsolateExecutor::new(IsolateOptions::default().workers(1));
     let dispatch = Arc::new(Echo::default());
@@ -437,13 +437,14 @@ async fn a_finished_run_releases_its_sandbox() {
 
 #[tokio::test]
 async fn every_run_gets_a_sandbox_of_its_own_whatever_the_stock() {
-    // With sandboxes prepared ahead (none asked for means one), a run never sees what an
-    // earlier run set, nor a prototype it patched, nor a sandbox another run used.
-    for prepared_sandboxes in [0, 1, 3] {
+    // With sandboxes prepared ahead (none asked for means one), restored after each run or
+    // replaced, a run never sees what an earlier run set, nor a prototype it patched.
+    for (prepared_sandboxes, restore) in [(0, true), (1, true), (3, true), (1, false), (3, false)] {
         let executor = IsolateExecutor::new(
             IsolateOptions::default()
                 .workers(2)
-                .prepared_sandboxes(prepared_sandboxes),
+                .prepared_sandboxes(prepared_sandboxes)
+                .restore_sandboxes(restore),
         );
         for round in 0..12 {
             let code = format!(
@@ -463,7 +464,7 @@ async fn every_run_gets_a_sandbox_of_its_own_whatever_the_stock() {
                     JsValue::String("undefined".into()),
                     JsValue::String("undefined".into())
                 ]),
-                "stock {prepared_sandboxes}, round {round}"
+                "stock {prepared_sandboxes}, restored {restore}, round {round}"
             );
         }
     }

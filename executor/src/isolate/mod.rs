@@ -1,13 +1,16 @@
 //! The QuickJS native executor.
 //!
 //! [`IsolateExecutor`] runs each [`ExecuteRequest`] in a
-//! fresh QuickJS runtime on one of a fixed set of worker threads. Each run gets its own
+//! prepared QuickJS sandbox (a newly prepared one, or one whose memory was restored from its
+//! image after its last run) on one of a fixed set of worker threads. Each run gets its own
 //! memory limit, a CPU deadline enforced by QuickJS's interrupt handler, and a wall-clock
 //! bound on idle waits; see `bounds` for how the run clock counts.
 //!
 //! Its modules (internal), each named after a concept:
 //! - `pool`: the worker threads and their queue;
-//! - `sandbox`: a fresh runtime and context with the scope installed, prepared ahead;
+//! - `sandbox`: a runtime and context with the scope installed, prepared ahead, imaged and
+//!   restored after each run;
+//! - `region`: a runtime's own reserved memory, its allocator inside, imaged and restored;
 //! - `run`: one run's lifecycle and event loop;
 //! - `bounds`: the run clock and the interrupt;
 //! - `memory`: the run's memory budget, which knows when it was exhausted;
@@ -99,16 +102,28 @@ pub struct IsolateOptions {
     pub max_timeout_ms: u64,
     /// The JavaScript stack limit of each run. Default: 1 MiB.
     pub max_stack_bytes: usize,
-    /// How many fresh sandboxes each worker keeps prepared while idle (at least one), so a
-    /// burst of runs starts without waiting for preparation. Each costs a few hundred KiB.
-    /// Default: 4.
+    /// How many sandboxes each worker keeps (at least one), prepared or restored while
+    /// idle, so a burst of runs starts without waiting. Each holds about 650 KiB (its
+    /// memory and the image it is restored from) and reserves
+    /// 2 × [`memory_limit_bytes`](IsolateOptions::memory_limit_bytes) + 64 MiB of address
+    /// space (not memory). Default: 4.
     pub prepared_sandboxes: usize,
+    /// Whether a run's sandbox is restored from its image for a later run (`true`), or
+    /// dropped after the run and replaced by a newly prepared one (`false`). Either way every
+    /// run starts from the prepared state (see [`IsolateExecutor`]'s guarantees); restoring
+    /// costs a copy of the sandbox's ~320 KiB, preparing about 3 million instructions
+    /// (several hundred µs), which back to back and at saturation is what a run waits for.
+    /// Default: `true`.
+    pub restore_sandboxes: bool,
     /// How long an idle worker (its stock full, every other worker idle too) keeps looking
     /// for the next run before it parks; at most one worker looks at a time. A run that
     /// arrives meanwhile starts without waking a thread (on a virtual machine, waking a
     /// parked thread on an idle core can cost more than a trivial run); looking costs that
     /// worker's core for up to this long after the pool falls idle, and never while another
-    /// worker runs, prepares or frees. Zero parks at once. Default: 2 ms.
+    /// worker runs, prepares or restores. Zero parks at once. Default: 5 ms (a host's runs
+    /// "1 ms apart", timed by a tokio sleep, arrive 1 – 2.5 ms after the last answer; with a
+    /// 2 ms look about one in two found its worker parked and woke it, on another core, and
+    /// the bench counted a hundred times more thread migrations).
     pub idle_spin: Duration,
 }
 
@@ -150,6 +165,12 @@ impl IsolateOptions {
         self
     }
 
+    /// Sets [`restore_sandboxes`](IsolateOptions::restore_sandboxes).
+    pub fn restore_sandboxes(mut self, restore: bool) -> Self {
+        self.restore_sandboxes = restore;
+        self
+    }
+
     /// Sets [`idle_spin`](IsolateOptions::idle_spin).
     pub fn idle_spin(mut self, spin: Duration) -> Self {
         self.idle_spin = spin;
@@ -168,15 +189,21 @@ impl Default for IsolateOptions {
             max_timeout_ms: 300_000,
             max_stack_bytes: 1 << 20,
             prepared_sandboxes: 4,
-            idle_spin: Duration::from_millis(2),
+            restore_sandboxes: true,
+            idle_spin: Duration::from_millis(5),
         }
     }
 }
 
 /// The QuickJS implementation of [`Executor`].
 ///
-/// Guarantees: every run starts from a fresh runtime, so nothing one run sets is visible to
-/// the next; a run ends within its bound (plus scheduling overhead) whether it spins,
+/// Guarantees: every run starts from the prepared state, so nothing one run sets is visible
+/// to the next: its sandbox is either newly prepared, or one whose whole memory (every
+/// object, shape, atom, module, job and count of its runtime, at the same addresses) was
+/// written back from the image taken when it was prepared, with its host state, interrupt,
+/// budget and module map made anew and `Math.random` seeded anew; what the run's objects
+/// held of the host's was finalized first. No two runs use a sandbox at once; a run
+///  ends within its bound (plus scheduling overhead) whether it spins,
 /// waits on a promise that never settles, or exhausts memory, and its worker then serves the
 /// next run; `execute` futures are `Send` and work from any tokio runtime.
 pub struct IsolateExecutor {
@@ -195,6 +222,7 @@ impl IsolateExecutor {
                 options.prepared_sandboxes,
                 options.idle_spin,
                 sandbox::region_bytes(options.memory_limit_bytes),
+                options.restore_sandboxes,
             ),
             options,
         }

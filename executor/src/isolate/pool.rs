@@ -1,9 +1,9 @@
 //! The worker pool: a fixed number of threads, each with its own current-thread tokio
 //! runtime, taking runs from one bounded queue, one run at a time per worker.
 //!
-//! A worker answers a run before anything else. While no run is waiting it frees the
-//! sandbox of its last run and prepares sandboxes for the next runs (see
-//! [`super::sandbox`]), up to its stock. Then, if every other worker is idle too, it keeps
+//! A worker answers a run before anything else. While no run is waiting it restores the
+//! sandbox of its last run from its image (see [`super::sandbox`]; about 16 µs) and, until
+//! it holds its stock, prepares new ones. Then, if every other worker is idle too, it keeps
 //! looking for a run for a short while
 //! ([`IsolateOptions::idle_spin`](super::IsolateOptions::idle_spin), one worker at a time)
 //! before it parks: a run that arrives while a worker looks starts without waking a thread
@@ -11,14 +11,14 @@
 //! run), and an idle worker that has parked uses no CPU.
 //!
 //! Looking is kept to a pool with nothing else to do: a worker never looks while another
-//! prepares, frees or runs, so that on a machine with few cores looking never takes the CPU
+//! prepares, restores or runs, so that on a machine with few cores looking never takes the CPU
 //! that work (or the caller) needs. (An earlier try let an idle worker look while the other
 //! refilled its stock; on two cores back-to-back runs then took 2.5 times longer.)
 //!
 //! Where the microseconds of a run go (see the README's Benchmarks section): preparing a
-//! sandbox costs several times what a trivial run does, and freeing one (an abandoned runtime,
-//! engine patch `0042`: its heap returned whole) a sixth of the run; both stay off the run's
-//! path: a run waits for neither unless the stock is empty.
+//! sandbox costs several times what a trivial run does, restoring one a copy of its image;
+//! both stay off the run's path: a run waits for neither unless the stock is empty (then it
+//! waits for a restore before a preparation).
 //! A sandbox is prepared one stage at a time ([`Preparation`], five stages of at most a
 //! million instructions), and a worker looks for a run between two stages, so a run that
 //! arrives while every worker prepares waits for a stage, not a whole preparation. A worker
@@ -33,9 +33,9 @@
 //! run to the others prepares meanwhile and takes runs again once a sandbox of its own is
 //! ready, so a waiting run is taken after at most one preparation whatever the others do; a run that panics
 //! answers `Error::Internal` and the worker goes on; after `close` no new run is accepted and
-//! each worker exits once the queue is drained; the used sandboxes a worker keeps to free
+//! each worker exits once the queue is drained; the used sandboxes a worker keeps to restore
 //! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
-//! sandbox past that is freed right after its answer).
+//! sandbox past that is restored right after its answer, which gives its memory back).
 
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
@@ -52,14 +52,14 @@ use super::sandbox::{Preparation, Sandbox};
 use crate::Error;
 use crate::protocol::{ExecuteRequest, Outcome};
 
-/// How long a worker that has just answered looks for its caller's next run before it frees
-/// and prepares sandboxes (when no other worker works): a caller running programs back to
+/// How long a worker that has just answered looks for its caller's next run before it
+/// restores and prepares sandboxes (when no other worker works): a caller running programs back to
 /// back sends the next one within microseconds of an answer.
 const AFTER_RUN_SPIN: Duration = Duration::from_micros(40);
 
-/// How many bytes of used sandboxes a worker may keep to free once no run waits. A burst of
-/// runs then pays for no freeing (returning each heap's blocks to Rust's allocator) until the
-/// burst ends, while a run that grew large is freed at once.
+/// How many bytes of used sandboxes a worker may keep to restore once no run waits. A burst
+/// of runs then pays for no restoring until the burst ends, while a run that grew large is
+/// restored at once (giving back what it used past its image).
 const USED_BYTES: usize = 8 << 20;
 
 /// One queued run.
@@ -85,7 +85,7 @@ struct Shared {
     arrived: Condvar,
     /// Runs in the queue, readable without the lock (what a looking worker watches).
     waiting: AtomicUsize,
-    /// Workers neither running, preparing nor freeing (looking or parked): a worker looks
+    /// Workers neither running, preparing nor restoring (looking or parked): a worker looks
     /// only while every other one is idle.
     idle: AtomicUsize,
     /// How many workers were started.
@@ -127,6 +127,7 @@ impl Pool {
         prepared: usize,
         idle_spin: Duration,
         region_bytes: usize,
+        restore: bool,
     ) -> Pool {
         let workers = workers.max(1);
         let shared = Arc::new(Shared::new(workers, idle_spin));
@@ -135,7 +136,7 @@ impl Pool {
             let spawned = std::thread::Builder::new()
                 .name(format!("codemode-isolate-{index}"))
                 .stack_size(stack_bytes)
-                .spawn(move || worker(&theirs, prepared.max(1), region_bytes));
+                .spawn(move || worker(&theirs, prepared.max(1), region_bytes, restore));
             if spawned.is_err() && index == 0 {
                 // Without a single worker every run would wait forever: refuse instead.
                 let pool = Pool { shared };
@@ -337,7 +338,7 @@ impl Shared {
     }
 }
 
-fn worker(shared: &Shared, stock_size: usize, region_bytes: usize) {
+fn worker(shared: &Shared, stock_size: usize, region_bytes: usize, restore: bool) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
@@ -351,6 +352,7 @@ fn worker(shared: &Shared, stock_size: usize, region_bytes: usize) {
         preparing: None,
         size: stock_size,
         region_bytes,
+        restore,
         shared,
     };
     let mut just_ran = false;
@@ -414,6 +416,8 @@ struct Stock<'a> {
     size: usize,
     /// The address space each sandbox's region reserves.
     region_bytes: usize,
+    /// Whether a used sandbox is restored for a later run (else dropped).
+    restore: bool,
     shared: &'a Shared,
 }
 
@@ -474,6 +478,10 @@ impl Stock<'_> {
     /// Keeps the sandbox a run left, to restore once no run waits; restores it at once
     /// when it holds more than the used sandboxes may.
     fn keep(&mut self, remains: Remains) {
+        if !self.restore {
+            drop(remains);
+            return;
+        }
         let bytes = remains.held_bytes();
         if self.used_bytes.saturating_add(bytes) <= USED_BYTES {
             self.used_bytes += bytes;
@@ -572,6 +580,7 @@ mod tests {
             preparing: None,
             size: 2,
             region_bytes: super::super::sandbox::region_bytes(64 << 20),
+            restore: true,
             shared: &shared,
         };
         // A runtime, then four stages: the fifth piece of work makes a sandbox ready.

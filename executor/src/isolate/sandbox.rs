@@ -1,6 +1,6 @@
 //! A run's sandbox, prepared before its request arrives.
 //!
-//! Everything a run needs that does not depend on its request (a fresh runtime with its
+//! Everything a run needs that does not depend on its request (a runtime with its
 //! memory budget and interrupt handler, a full context, the scope `bootstrap.js` builds, the
 //! Web globals) is built by [`Sandbox::prepare`]. A worker prepares its next sandbox right
 //! after answering a run, while it would otherwise wait, so a request only pays for what is
@@ -167,7 +167,7 @@ pub(super) fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'j
         .ok_or(rquickjs::Error::Unknown)
 }
 
-/// A fresh runtime and context with the sandbox scope installed.
+/// A runtime and context with the sandbox scope installed, newly prepared or restored.
 pub(super) struct Sandbox {
     pub host: SharedHost,
     pub interrupt: Arc<Interrupt>,
