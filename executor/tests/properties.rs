@@ -157,6 +157,23 @@ fn parses(code: &str) -> bool {
     !parsed.panicked && !parsed.diagnostics.has_errors()
 }
 
+/// Whether `code` is, after its leading imports, a single arrow function expression.
+fn is_lone_arrow(code: &str) -> bool {
+    use oxc_ast::ast::{Expression, Statement};
+    let allocator = oxc_allocator::Allocator::default();
+    let parsed = oxc_parser::Parser::new(&allocator, code, oxc_span::SourceType::mjs()).parse();
+    let body: Vec<&Statement> = parsed
+        .program
+        .body
+        .iter()
+        .filter(|s| !matches!(s, Statement::ImportDeclaration(_)))
+        .collect();
+    matches!(
+        body.as_slice(),
+        [Statement::ExpressionStatement(e)] if matches!(e.expression, Expression::ArrowFunctionExpression(_))
+    )
+}
+
 /// Whether `code` parses as a module and passes the early errors (an `export` inside a
 /// function, a duplicate declaration) that the parser alone lets through.
 fn parses_strictly(code: &str) -> bool {
@@ -182,7 +199,12 @@ proptest! {
         let once = normalize_code(&code);
         let twice = normalize_code(&once);
         if twice != once {
-            prop_assert!(!parses_strictly(&once), "a valid output moved: {:?} -> {:?}", once, twice);
+            // As upstream's normalizeCode does, an output that is not a lone arrow (garbage wrapped,
+            // such as `}\n{`, can parse as an arrow and a block) is wrapped again.
+            prop_assert!(
+                !parses_strictly(&once) || !is_lone_arrow(&once),
+                "a valid output moved: {:?} -> {:?} (from {:?})", once, twice, code
+            );
             // Leading comments stay where they were, before the imports and the wrapper.
             let after_comments: Vec<&str> = twice
                 .lines()
