@@ -10,7 +10,9 @@
 //! once the reserve is spent.
 //!
 //! The limit is set when the run starts ([`Meter::set_limit`]); until then (while the
-//! sandbox is prepared) the budget is unlimited.
+//! sandbox is prepared) the budget is unlimited. The runtime's region (its reserved address
+//! space, [`Region`]) bounds it too: an allocation the region has no room for is refused
+//! and ends the run out of memory as one past the limit does.
 //!
 //! What the host holds for the run counts against the same limit: captured console lines,
 //! tool calls (their names and argument text), pending timers and the result's clone are
@@ -266,6 +268,21 @@ mod tests {
         meter.release_host(2048);
         assert_eq!(meter.host_used(), 0);
         unsafe { budget.dealloc(ptr) };
+    }
+
+    #[test]
+    fn a_full_region_refuses_as_the_limit_does() {
+        let (mut budget, meter, _region) = Budget::new(2 << 20).expect("a region");
+        let small = budget.alloc(1024);
+        assert!(!small.is_null(), "unlimited, and the region has room");
+        assert!(!meter.exhausted());
+        assert!(budget.alloc(4 << 20).is_null(), "past the region's end");
+        assert!(meter.exhausted(), "the run ends out of memory");
+        unsafe {
+            let grown = budget.realloc(small, 8 << 20);
+            assert!(grown.is_null(), "a growth past the region is refused too");
+            budget.dealloc(small);
+        }
     }
 
     #[test]
