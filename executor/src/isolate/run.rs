@@ -91,8 +91,16 @@ impl Remains {
             ctx,
             rt,
         } = self.0;
-        drop((inflight, aborts, fetch_aborts, clock, dispatch, spawner));
-        drop((modules, main_source));
+        drop((
+            inflight,
+            aborts,
+            fetch_aborts,
+            clock,
+            dispatch,
+            spawner,
+            modules,
+        ));
+        drop(main_source);
         Sandbox::restored(host, interrupt, meter, ctx, rt)
     }
 }

@@ -413,16 +413,21 @@ mod tests {
         })
     }
 
+    /// A Rust function holding `held`, set as the global `name` (it answers how many hold
+    /// `held`).
+    fn set_probe(ctx: &Ctx<'_>, name: &str, held: &Arc<()>) {
+        let kept = held.clone();
+        let probe =
+            Function::new(ctx.clone(), move || Arc::strong_count(&kept)).expect("a function");
+        ctx.globals().set(name, probe).expect("set");
+    }
+
     #[test]
     fn a_dropped_sandbox_finalizes_what_holds_the_hosts_memory() {
-        use std::sync::Arc;
         let held = Arc::new(());
         let sandbox = Sandbox::prepare(TEST_REGION).expect("a sandbox");
         sandbox.ctx.with(|ctx| {
-            let kept = held.clone();
-            let probe = rquickjs::Function::new(ctx.clone(), move || Arc::strong_count(&kept))
-                .expect("a Rust function");
-            ctx.globals().set("probe", probe).expect("set");
+            set_probe(&ctx, "probe", &held);
             // A cycle through the Rust function: only a collection (or the abandoned
             // runtime's finalization) frees it.
             let count: usize = ctx
@@ -440,33 +445,24 @@ mod tests {
         );
     }
 
-    /// A Rust function holding `held`, set as the global `probe` (it answers how many hold
-    /// `held`).
-    fn set_probe(ctx: &Ctx<'_>, held: &Arc<()>) {
-        let kept = held.clone();
-        let probe =
-            Function::new(ctx.clone(), move || Arc::strong_count(&kept)).expect("a function");
-        ctx.globals().set("probe", probe).expect("set");
-    }
-
     #[test]
     fn a_restore_finalizes_what_the_run_made_and_keeps_what_the_image_holds() {
         let made_by_run = Arc::new(());
         let in_image = Arc::new(());
         let mut preparation = Preparation::start(TEST_REGION).expect("a runtime");
         while !preparation.step().expect("a stage") {}
-        preparation.ctx.as_ref().expect("a context").with(|ctx| {
-            let kept = in_image.clone();
-            let imaged = Function::new(ctx.clone(), move || Arc::strong_count(&kept)).unwrap();
-            ctx.globals().set("imaged", imaged).unwrap();
-        });
+        preparation
+            .ctx
+            .as_ref()
+            .expect("a context")
+            .with(|ctx| set_probe(&ctx, "imaged", &in_image));
         let sandbox = preparation.into_sandbox().expect("a sandbox");
         let parts = |s: Sandbox| (s.host, s.interrupt, s.meter, s.ctx, s.rt);
         let mut sandbox = sandbox;
         for round in 0..3 {
             sandbox.ctx.mark_used();
             sandbox.ctx.with(|ctx| {
-                set_probe(&ctx, &made_by_run);
+                set_probe(&ctx, "probe", &made_by_run);
                 // The run's function in a cycle (only a collection or the restore frees it);
                 // the image's function deleted and collected: its closure must survive, the
                 // image holds the function again.
@@ -511,7 +507,7 @@ mod tests {
             .ctx
             .as_ref()
             .expect("a context")
-            .with(|ctx| set_probe(&ctx, &in_image));
+            .with(|ctx| set_probe(&ctx, "probe", &in_image));
         let sandbox = preparation.into_sandbox().expect("a sandbox");
         sandbox.ctx.mark_used();
         sandbox.ctx.with(|ctx| {

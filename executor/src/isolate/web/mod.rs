@@ -187,11 +187,17 @@ pub(crate) static SOURCES: [Concept; 14] = [
 /// The test `every_rust_class_has_its_prototype_prepared` checks that the list is whole.
 pub(crate) fn class_prototypes(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<&'static str>> {
     let mut made = intl::class_prototypes(ctx)?;
-    rquickjs::Class::<compression::Codec>::prototype(ctx)?;
-    rquickjs::Class::<html::Rewriter>::prototype(ctx)?;
-    made.push(std::any::type_name::<compression::Codec>());
-    made.push(std::any::type_name::<html::Rewriter>());
+    made.push(prototype_of::<compression::Codec>(ctx)?);
+    made.push(prototype_of::<html::Rewriter>(ctx)?);
     Ok(made)
+}
+
+/// Makes the prototype of the Rust class `C` and names its type.
+fn prototype_of<'js, C: rquickjs::class::JsClass<'js>>(
+    ctx: &Ctx<'js>,
+) -> rquickjs::Result<&'static str> {
+    rquickjs::Class::<C>::prototype(ctx)?;
+    Ok(std::any::type_name::<C>())
 }
 
 pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rquickjs::Result<()> {

@@ -24,17 +24,13 @@ use rquickjs::{Class, Ctx, Function, Object, Value};
 /// Makes the prototypes of Intl's Rust classes (see [`super::class_prototypes`]) and names
 /// their types.
 pub(crate) fn class_prototypes(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<&'static str>> {
-    Class::<number::NumberFormatter>::prototype(ctx)?;
-    Class::<datetime::DateFormatter>::prototype(ctx)?;
-    Class::<duration::DurationFormatter>::prototype(ctx)?;
-    Class::<text::PluralSelector>::prototype(ctx)?;
-    Class::<text::Comparer>::prototype(ctx)?;
+    use super::prototype_of as made;
     Ok(vec![
-        std::any::type_name::<number::NumberFormatter>(),
-        std::any::type_name::<datetime::DateFormatter>(),
-        std::any::type_name::<duration::DurationFormatter>(),
-        std::any::type_name::<text::PluralSelector>(),
-        std::any::type_name::<text::Comparer>(),
+        made::<number::NumberFormatter>(ctx)?,
+        made::<datetime::DateFormatter>(ctx)?,
+        made::<duration::DurationFormatter>(ctx)?,
+        made::<text::PluralSelector>(ctx)?,
+        made::<text::Comparer>(ctx)?,
     ])
 }
 
