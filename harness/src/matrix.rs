@@ -13,12 +13,10 @@ use serde_json::Value;
 
 use crate::catalogue::{Case, Catalogue};
 use crate::cell::{Cell, Status};
+pub use crate::sides::ours::OURS;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
 use crate::sides::remote::{RemoteColumn, RemoteSide, remote_cell};
-
-/// The name of our column.
-pub const OURS: &str = "ours";
 
 /// A column's header in every report.
 #[derive(Debug, Clone, Serialize)]

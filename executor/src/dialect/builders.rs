@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use super::api::{
-    Connector, ConnectorBinding, ExecuteOptions, ExecuteResult, Provider, Thrown, Tools,
-};
-use super::envelope::boxed;
+use super::guard::boxed;
 use super::tool_name::sanitize_tool_name;
 use super::typed::Tool;
+use super::types::{
+    Connector, ConnectorBinding, ExecuteOptions, ExecuteResult, Provider, Thrown, Tools,
+};
 use crate::protocol::{BoxFuture, JsValue, Outbound, Timeout, from_js_value};
 
 impl Provider {

@@ -5,10 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::api::{ConnectorBinding, Thrown, ToolFn};
-use super::envelope::{CompletionGuard, PANIC_MESSAGE, boxed};
+use super::guard::{CompletionGuard, PANIC_MESSAGE, boxed};
 use super::tool_name::{js_property_order, sanitize_tool_name};
-use super::{Connector, Provider};
+use super::types::{Connector, ConnectorBinding, Provider, Thrown, ToolFn};
 use crate::protocol::{
     BoxFuture, Envelope, JsValue, ProviderDescriptor, ToolCall, decode_codec_json,
     encode_codec_json, texts,

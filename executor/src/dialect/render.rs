@@ -1,7 +1,7 @@
 //! Logs and errors on the way back: the native outcome rendered into what a host on the
 //! dialect reads.
 
-use super::api::ExecuteResult;
+use super::types::ExecuteResult;
 use crate::protocol::{JsValue, LogLevel, LogLine, Outcome, RunError, texts};
 
 /// One log line as the dialect returns it: `text`, `[warn] text` or `[error] text`.

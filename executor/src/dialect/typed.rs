@@ -15,8 +15,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::api::{Thrown, ToolFn};
-use super::envelope::boxed;
+use super::guard::boxed;
+use super::types::{Thrown, ToolFn};
 use crate::protocol::convert::{from_js_value_at, to_js_value_at};
 use crate::protocol::{BoxFuture, JsValue};
 

@@ -10,6 +10,9 @@ use crate::catalogue::Case;
 use crate::outcome::{assemble, project};
 use crate::tools::{CallLog, materialize};
 
+/// The name of our column.
+pub const OURS: &str = "ours";
+
 /// `CodemodeExecutor` over a native executor, running catalogue cases.
 pub struct OursSide<N> {
     executor: CodemodeExecutor<N>,

@@ -217,7 +217,7 @@ pub async fn remote_cell(case: &Case, side: &RemoteSide, ours: &Value) -> Cell {
             case,
             outcome,
             Some(ours),
-            crate::matrix::OURS,
+            crate::sides::ours::OURS,
             &side.column.name,
         ),
         Err(message) => Cell::error(message),
