@@ -378,3 +378,39 @@ async fn memory_exhaustion_is_reported_even_when_the_program_catches_it() {
         })
     );
 }
+
+/// A dropped `execute` future takes its run with it: a spinning run, a run waiting on a
+/// promise that never settles and a queued run all stop, and the one worker serves the next
+/// run at once instead of after their 30 s bounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_execute_stops_its_run_and_frees_the_worker() {
+    let executor = Arc::new(executor(1));
+    for code in [
+        "async () => { while (true) {} }",
+        "async () => { await new Promise(() => {}); }",
+    ] {
+        let running = {
+            let executor = executor.clone();
+            tokio::spawn(async move { executor.execute(request(code, 30_000)).await })
+        };
+        let queued = {
+            let executor = executor.clone();
+            tokio::spawn(async move { executor.execute(request(code, 30_000)).await })
+        };
+        // Both submitted: one runs on the only worker, the other waits behind it.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        running.abort();
+        queued.abort();
+        let started = Instant::now();
+        let outcome = executor
+            .execute(request("async () => 2", 30_000))
+            .await
+            .unwrap();
+        assert_eq!(outcome.result, JsValue::Number(2.0), "{code}");
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{code}: the next run waited {:?}",
+            started.elapsed()
+        );
+    }
+}

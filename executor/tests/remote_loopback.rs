@@ -19,7 +19,9 @@ use codemode_executor::dialect::{
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{BoxFuture, ExecuteRequest, Executor, JsValue, Timeout};
 use codemode_executor::remote::wire::{Session, SessionOptions, Target, WireValue};
-use codemode_executor::remote::{ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions};
+use codemode_executor::remote::{
+    ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions, ServerStats,
+};
 
 fn isolate() -> IsolateExecutor {
     IsolateExecutor::new(IsolateOptions::default().workers(2))
@@ -28,6 +30,7 @@ fn isolate() -> IsolateExecutor {
 /// A daemon on a free loopback port; dropping `stop` (or sending on it) shuts it down.
 struct Daemon {
     address: SocketAddr,
+    server: Arc<ExecutorServer>,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -40,10 +43,11 @@ impl Daemon {
     async fn start_at(address: SocketAddr, options: ServerOptions) -> Daemon {
         let listener = tokio::net::TcpListener::bind(address).await.unwrap();
         let address = listener.local_addr().unwrap();
-        let server = ExecutorServer::new(isolate(), options);
+        let server = Arc::new(ExecutorServer::new(isolate(), options));
+        let serving = server.clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let done = tokio::spawn(async move {
-            server
+            serving
                 .serve(listener, async {
                     let _ = stopped.await;
                 })
@@ -51,6 +55,7 @@ impl Daemon {
         });
         Daemon {
             address,
+            server,
             stop: Some(stop),
             done,
         }
@@ -69,9 +74,11 @@ impl Daemon {
     }
 }
 
+/// The daemon's options for the two workers of [`isolate`], without its log.
 fn quiet() -> ServerOptions {
     ServerOptions {
         log: false,
+        max_running_executions: 2,
         ..ServerOptions::default()
     }
 }
@@ -871,4 +878,710 @@ async fn the_stub_mode_without_its_function_and_a_function_without_it_are_refuse
         "{refused:?}"
     );
     daemon.stop().await;
+}
+
+/// A raw WebSocket to the daemon that has sent one `execute` of `code` (with its pull) and
+/// reads nothing: a client that goes away is this socket dropped.
+async fn raw_execute(
+    url: &str,
+    code: &str,
+    timeout_ms: u64,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let request = serde_json::json!({"code": code, "timeout": timeout_ms});
+    let push = serde_json::json!(["push", ["pipeline", 0, ["execute"], [request]]]);
+    socket.send(Message::text(push.to_string())).await.unwrap();
+    socket
+        .send(Message::text(r#"["pull",1]"#.to_string()))
+        .await
+        .unwrap();
+    socket
+}
+
+async fn stats_until(daemon: &Daemon, what: &str, condition: impl Fn(&ServerStats) -> bool) {
+    until(what, || condition(&daemon.server.stats())).await;
+}
+
+/// Ten clients each start a 5 s spin and go away (half with a close frame, half by dropping
+/// the socket): the two running spins are interrupted, the eight waiting leave the queue, and
+/// the next honest run answers at once instead of after 25 s of abandoned work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_of_a_connection_that_went_away_stop_and_free_the_workers() {
+    let daemon = Daemon::start(quiet()).await;
+    let url = daemon.url();
+    let mut sockets = Vec::new();
+    for _ in 0..10 {
+        sockets.push(raw_execute(&url, "async () => { while (true) {} }", 5000).await);
+    }
+    stats_until(&daemon, "two spins running and eight queued", |s| {
+        s.executions_running == 2 && s.executions_queued == 8
+    })
+    .await;
+    for (index, mut socket) in sockets.into_iter().enumerate() {
+        if index % 2 == 0 {
+            let _ = socket.close(None).await;
+        }
+    }
+    stats_until(&daemon, "every spin counted cancelled", |s| {
+        s.executions_cancelled() == 10
+    })
+    .await;
+    let stats = daemon.server.stats();
+    // As the sockets go one by one, a freed worker may start a queued spin of a socket not
+    // yet gone: at least the two first running were interrupted, none answered.
+    assert!(stats.executions_cancelled_running >= 2, "{stats:?}");
+    assert_eq!(
+        (
+            stats.executions_running,
+            stats.executions_queued,
+            stats.executions_answered,
+        ),
+        (0, 0, 0),
+        "{stats:?}"
+    );
+    let remote = connect(&url, ConnectOptions::default()).await;
+    let started = Instant::now();
+    let outcome = remote
+        .execute(ExecuteRequest {
+            code: "async () => 2".into(),
+            ..ExecuteRequest::default()
+        })
+        .await
+        .unwrap();
+    let waited = started.elapsed();
+    assert_eq!(outcome.result, JsValue::Number(2.0));
+    assert!(
+        waited < Duration::from_secs(1),
+        "the honest run waited {waited:?} behind abandoned work"
+    );
+    remote.dispose().await;
+    daemon.stop().await;
+}
+
+/// A connection with 32 runs of a second in flight takes both workers while alone; a second
+/// connection's trivial run then takes the next free worker (within about a second), not a
+/// place behind the 30 queued; and the flooding connection's runs are cancelled when it goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flooding_connection_does_not_queue_a_light_one_behind_it() {
+    let daemon = Daemon::start(quiet()).await;
+    let url = daemon.url();
+    let flood = Arc::new(connect(&url, ConnectOptions::default()).await);
+    let second =
+        "async () => { const end = Date.now() + 1000; while (Date.now() < end) {} return 1 }";
+    let runs: Vec<_> = (0..32)
+        .map(|_| {
+            let flood = flood.clone();
+            tokio::spawn(async move {
+                flood
+                    .execute(ExecuteRequest {
+                        code: second.into(),
+                        ..ExecuteRequest::default()
+                    })
+                    .await
+            })
+        })
+        .collect();
+    stats_until(&daemon, "the flood on both workers with 30 queued", |s| {
+        s.executions_running == 2 && s.executions_queued == 30
+    })
+    .await;
+    let light = connect(&url, ConnectOptions::default()).await;
+    let started = Instant::now();
+    let outcome = light
+        .execute(ExecuteRequest {
+            code: "async () => 2".into(),
+            ..ExecuteRequest::default()
+        })
+        .await
+        .unwrap();
+    let waited = started.elapsed();
+    assert_eq!(outcome.result, JsValue::Number(2.0));
+    assert!(
+        waited < Duration::from_millis(1500),
+        "the light connection's run waited {waited:?} behind the flood"
+    );
+    // The flood goes away: what it still has queued or running is cancelled.
+    for run in &runs {
+        run.abort();
+    }
+    drop(runs);
+    until("the flood's aborted calls dropped", || {
+        Arc::strong_count(&flood) == 1
+    })
+    .await;
+    Arc::into_inner(flood)
+        .expect("the only handle")
+        .dispose()
+        .await;
+    stats_until(&daemon, "the flood cancelled", |s| {
+        s.executions_running == 0 && s.executions_queued == 0
+    })
+    .await;
+    let stats = daemon.server.stats();
+    assert!(
+        stats.executions_cancelled_queued >= 25,
+        "most of the flood was still queued: {stats:?}"
+    );
+    assert_eq!(
+        stats.executions_answered + stats.executions_cancelled(),
+        33,
+        "{stats:?}"
+    );
+    light.dispose().await;
+    daemon.stop().await;
+}
+
+/// Past the daemon's queue bound a run is refused at once, with a sentence naming the bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_daemons_queue_bound_a_run_is_refused_at_once() {
+    let daemon = Daemon::start(ServerOptions {
+        max_running_executions: 1,
+        max_queued_executions: 1,
+        ..quiet()
+    })
+    .await;
+    let url = daemon.url();
+    let holding = raw_execute(&url, "async () => { while (true) {} }", 10_000).await;
+    let waiting = raw_execute(&url, "async () => 1", 10_000).await;
+    stats_until(&daemon, "one running and one queued", |s| {
+        s.executions_running == 1 && s.executions_queued == 1
+    })
+    .await;
+    let third = connect(&url, ConnectOptions::default()).await;
+    let started = Instant::now();
+    let error = third
+        .execute(ExecuteRequest {
+            code: "async () => 2".into(),
+            ..ExecuteRequest::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(error.code(), Some(codes::TOO_MANY_EXECUTIONS));
+    assert!(error.retryable());
+    assert_eq!(
+        error.to_string(),
+        "The executor daemon already queues its maximum of 1 executions across all connections; try again later."
+    );
+    assert_eq!(daemon.server.stats().executions_refused_queue_bound, 1);
+    drop((holding, waiting));
+    stats_until(&daemon, "the two raw runs cancelled", |s| {
+        s.executions_cancelled() == 2
+    })
+    .await;
+    third.dispose().await;
+    daemon.stop().await;
+}
+
+/// What a hostile peer does, and what the daemon must answer.
+enum Hostile {
+    /// Frames on an authorized socket; the session aborts with a reason holding `abort`.
+    Frames {
+        frames: Vec<tokio_tungstenite::tungstenite::Message>,
+        abort: &'static str,
+    },
+    /// One `execute` call with these arguments: rejected (that call only) with this code,
+    /// and the session serves on.
+    Execute {
+        args: serde_json::Value,
+        code: &'static str,
+    },
+    /// An upgrade with this `Authorization` header (or none): answered with this status.
+    Upgrade {
+        authorization: Option<&'static str>,
+        status: u16,
+    },
+    /// Bytes on a raw TCP socket: the daemon answers with this status line (or closes) and
+    /// hangs up.
+    RawTcp {
+        bytes: &'static [u8],
+        status: Option<u16>,
+    },
+    /// More connections than the daemon serves: the extra ones are answered 503.
+    Crowd { connections: usize },
+    /// Sockets opened and torn down at once, by reset (`rst`) or by close.
+    Storm { sockets: usize, rst: bool },
+}
+
+const TOKEN: &str = "hostile-wire-token";
+
+async fn authorized_socket(
+    url: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url.into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("authorization", format!("Bearer {TOKEN}").parse().unwrap());
+    tokio_tungstenite::connect_async(request).await.unwrap().0
+}
+
+/// The next text frame as JSON, or `["<close>", reason]`.
+async fn next_message(
+    socket: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> serde_json::Value {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("the daemon answers within 5 s");
+        match frame {
+            Some(Ok(Message::Text(text))) => return serde_json::from_str(text.as_str()).unwrap(),
+            Some(Ok(Message::Close(frame))) => {
+                return serde_json::json!(["<close>", frame.map(|f| f.reason.to_string())]);
+            }
+            Some(Ok(_)) => continue,
+            None | Some(Err(_)) => return serde_json::json!(["<close>", null]),
+        }
+    }
+}
+
+/// The status an upgrade with `authorization` is answered with.
+async fn upgrade_status(url: &str, authorization: Option<&str>) -> u16 {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url.into_client_request().unwrap();
+    if let Some(value) = authorization {
+        request
+            .headers_mut()
+            .insert("authorization", value.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((_, response)) => response.status().as_u16(),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(other) => panic!("the upgrade failed without a status: {other}"),
+    }
+}
+
+/// What the daemon says to `hostile`; panics when it is not the expected answer.
+async fn provoke(address: SocketAddr, hostile: &Hostile) {
+    use futures::SinkExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = format!("ws://{address}");
+    match hostile {
+        Hostile::Frames { frames, abort } => {
+            let mut socket = authorized_socket(&url).await;
+            for frame in frames {
+                // The daemon may hang up before the last frame is written.
+                let _ = socket.send(frame.clone()).await;
+            }
+            let message = next_message(&mut socket).await;
+            assert_eq!(message[0], "abort", "{message}");
+            let reason = message[1][2].as_str().unwrap();
+            assert!(reason.contains(abort), "{reason}");
+            assert_eq!(next_message(&mut socket).await[0], "<close>");
+        }
+        Hostile::Execute { args, code } => {
+            let mut socket = authorized_socket(&url).await;
+            let push = serde_json::json!(["push", ["pipeline", 0, ["execute"], args]]);
+            socket
+                .send(tokio_tungstenite::tungstenite::Message::text(
+                    push.to_string(),
+                ))
+                .await
+                .unwrap();
+            socket
+                .send(tokio_tungstenite::tungstenite::Message::text(
+                    r#"["pull",1]"#,
+                ))
+                .await
+                .unwrap();
+            let message = next_message(&mut socket).await;
+            assert_eq!(message[0], "reject", "{message}");
+            assert_eq!(message[2][4]["code"], *code, "{message}");
+            // The session serves on: the next call answers.
+            let push = serde_json::json!(["push", ["pipeline", 0, ["protocolVersion"], []]]);
+            socket
+                .send(tokio_tungstenite::tungstenite::Message::text(
+                    push.to_string(),
+                ))
+                .await
+                .unwrap();
+            socket
+                .send(tokio_tungstenite::tungstenite::Message::text(
+                    r#"["pull",2]"#,
+                ))
+                .await
+                .unwrap();
+            assert_eq!(
+                next_message(&mut socket).await,
+                serde_json::json!(["resolve", 2, 1])
+            );
+        }
+        Hostile::Upgrade {
+            authorization,
+            status,
+        } => assert_eq!(upgrade_status(&url, *authorization).await, *status),
+        Hostile::RawTcp { bytes, status } => {
+            let mut socket = tokio::net::TcpStream::connect(address).await.unwrap();
+            let _ = socket.write_all(bytes).await;
+            let _ = socket.shutdown().await;
+            let mut answer = Vec::new();
+            tokio::time::timeout(Duration::from_secs(5), socket.read_to_end(&mut answer))
+                .await
+                .expect("the daemon hangs up within 5 s")
+                .ok();
+            let answer = String::from_utf8_lossy(&answer);
+            match status {
+                Some(status) => assert!(
+                    answer.starts_with(&format!("HTTP/1.1 {status}")),
+                    "{answer:?}"
+                ),
+                None => assert!(answer.is_empty(), "{answer:?}"),
+            }
+        }
+        Hostile::Crowd { connections } => {
+            let mut open = Vec::new();
+            let mut refused = 0;
+            for _ in 0..*connections {
+                use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+                let mut request = url.as_str().into_client_request().unwrap();
+                request
+                    .headers_mut()
+                    .insert("authorization", format!("Bearer {TOKEN}").parse().unwrap());
+                match tokio_tungstenite::connect_async(request).await {
+                    Ok((socket, _)) => open.push(socket),
+                    Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                        assert_eq!(response.status().as_u16(), 503);
+                        refused += 1;
+                    }
+                    Err(other) => panic!("a crowd connection failed otherwise: {other}"),
+                }
+            }
+            assert_eq!(open.len(), HOSTILE_MAX_CONNECTIONS);
+            assert_eq!(refused, connections - HOSTILE_MAX_CONNECTIONS);
+        }
+        Hostile::Storm { sockets, rst } => {
+            let mut storm = Vec::new();
+            for _ in 0..*sockets {
+                let socket = tokio::net::TcpStream::connect(address).await.unwrap();
+                if *rst {
+                    // A zero linger turns the close into a reset (and never blocks: the
+                    // deprecation warns of a non-zero linger).
+                    #[allow(deprecated)]
+                    socket.set_linger(Some(Duration::ZERO)).unwrap();
+                }
+                storm.push(socket);
+            }
+            drop(storm);
+        }
+    }
+}
+
+const HOSTILE_MAX_CONNECTIONS: usize = 12;
+
+/// The hostile wire, kind by kind, against one daemon with a token: each kind gets its abort,
+/// its rejection or its HTTP status, and an honest run answers after each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_hostile_wire_kind_gets_its_answer_and_an_honest_run_follows() {
+    use tokio_tungstenite::tungstenite::Message;
+    let daemon = Daemon::start(ServerOptions {
+        token: Some(TOKEN.into()),
+        max_message_bytes: 1 << 20,
+        max_connections: HOSTILE_MAX_CONNECTIONS,
+        handshake_timeout: Duration::from_secs(2),
+        ..quiet()
+    })
+    .await;
+    let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let random: String = (0..4096u32)
+        .map(|i| char::from_u32(0x20 + (i.wrapping_mul(2_654_435_761) >> 7) % 0x5e).unwrap())
+        .collect();
+    let table: Vec<(&str, Hostile)> = vec![
+        (
+            "a random text frame",
+            Hostile::Frames {
+                frames: vec![Message::text(random)],
+                abort: "not JSON",
+            },
+        ),
+        (
+            "a binary frame",
+            Hostile::Frames {
+                frames: vec![Message::binary(vec![0u8, 159, 146, 150])],
+                abort: "binary frame",
+            },
+        ),
+        (
+            "invalid JSON",
+            Hostile::Frames {
+                frames: vec![Message::text("[\"push\", {")],
+                abort: "not JSON",
+            },
+        ),
+        (
+            "a message of the wrong shape",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"{"push": 1}"#)],
+                abort: "malformed message",
+            },
+        ),
+        (
+            "a message with too many parts",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"["pull", 1, 2]"#)],
+                abort: "malformed message",
+            },
+        ),
+        (
+            "an unknown message type",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"["shout", 1]"#)],
+                abort: "malformed message",
+            },
+        ),
+        (
+            "a pull of an unknown id",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"["pull", 4242]"#)],
+                abort: "export 4242",
+            },
+        ),
+        (
+            "a release of an unknown id",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"["release", 77, 1]"#)],
+                abort: "export 77",
+            },
+        ),
+        (
+            "a negative release count",
+            Hostile::Frames {
+                frames: vec![Message::text(r#"["release", 0, -1]"#)],
+                abort: "malformed message",
+            },
+        ),
+        (
+            "a call on an unknown export",
+            Hostile::Frames {
+                frames: vec![Message::text(
+                    r#"["push", ["pipeline", 99, ["execute"], []]]"#,
+                )],
+                abort: "export 99",
+            },
+        ),
+        (
+            "a 200,000-deep nesting",
+            Hostile::Frames {
+                frames: vec![Message::text(deep)],
+                abort: "not JSON",
+            },
+        ),
+        (
+            "a frame over the message bound",
+            Hostile::Frames {
+                frames: vec![Message::text("x".repeat(2 << 20))],
+                abort: "exceeds the session's 1048576-byte bound",
+            },
+        ),
+        (
+            "an execute whose request is a number",
+            Hostile::Execute {
+                args: serde_json::json!([7]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an execute whose code is an object",
+            Hostile::Execute {
+                args: serde_json::json!([{"code": {"a": 1}}]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an execute with a negative timeout",
+            Hostile::Execute {
+                args: serde_json::json!([{"code": "async () => 1", "timeout": -5}]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an execute with an unknown field",
+            Hostile::Execute {
+                args: serde_json::json!([{"code": "async () => 1", "evil": true}]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an execute whose dispatch is a string",
+            Hostile::Execute {
+                args: serde_json::json!([{"code": "async () => 1"}, "not a function"]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an execute whose providers are garbage",
+            Hostile::Execute {
+                args: serde_json::json!([{"code": "async () => 1", "providers": [[1, 2]]}]),
+                code: "INVALID_REQUEST",
+            },
+        ),
+        (
+            "an upgrade without a token",
+            Hostile::Upgrade {
+                authorization: None,
+                status: 401,
+            },
+        ),
+        (
+            "an upgrade with the wrong token",
+            Hostile::Upgrade {
+                authorization: Some("Bearer not-the-token"),
+                status: 401,
+            },
+        ),
+        (
+            "an upgrade with another scheme",
+            Hostile::Upgrade {
+                authorization: Some("Basic aG9zdGlsZQ=="),
+                status: 401,
+            },
+        ),
+        (
+            "bytes that are not HTTP",
+            Hostile::RawTcp {
+                bytes: b"\x00\x01\x02 not http at all\r\n\r\n",
+                status: None,
+            },
+        ),
+        (
+            "a GET that is not an upgrade",
+            Hostile::RawTcp {
+                bytes: b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+                status: None,
+            },
+        ),
+        (
+            "an upgrade cut in the middle",
+            Hostile::RawTcp {
+                bytes: b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConn",
+                status: None,
+            },
+        ),
+        (
+            "more connections than the bound",
+            Hostile::Crowd {
+                connections: HOSTILE_MAX_CONNECTIONS + 8,
+            },
+        ),
+        (
+            "a storm of resets",
+            Hostile::Storm {
+                sockets: 200,
+                rst: true,
+            },
+        ),
+        (
+            "a storm of closes",
+            Hostile::Storm {
+                sockets: 200,
+                rst: false,
+            },
+        ),
+    ];
+    let honest = ConnectOptions {
+        headers: vec![("Authorization".into(), format!("Bearer {TOKEN}"))],
+        ..ConnectOptions::default()
+    };
+    for (kind, hostile) in &table {
+        stats_until(&daemon, "the last honest connection closed", |s| {
+            s.connections_open == 0
+        })
+        .await;
+        tokio::time::timeout(Duration::from_secs(20), provoke(daemon.address, hostile))
+            .await
+            .unwrap_or_else(|_| panic!("{kind}: the daemon did not answer"));
+        // Every connection of the kind is gone before the honest one opens (the crowd fills
+        // the connection bound).
+        stats_until(&daemon, "the hostile connections closed", |s| {
+            s.connections_open == 0
+        })
+        .await;
+        let remote = connect(&daemon.url(), honest.clone()).await;
+        let started = Instant::now();
+        let outcome = remote
+            .execute(ExecuteRequest {
+                code: "async () => 2".into(),
+                ..ExecuteRequest::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{kind}: the honest run failed: {e}"));
+        assert_eq!(outcome.result, JsValue::Number(2.0), "{kind}");
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{kind}: the honest run took {:?}",
+            started.elapsed()
+        );
+        remote.dispose().await;
+    }
+    let stats = daemon.server.stats();
+    assert_eq!(stats.connections_refused_unauthorized, 3, "{stats:?}");
+    assert_eq!(stats.connections_refused_over_capacity, 8, "{stats:?}");
+    daemon.stop().await;
+}
+
+/// No open door: the daemon binary refuses to listen beyond loopback without a token, with a
+/// sentence saying how to give one; `--insecure-no-token` is the loud opt-out; a token file
+/// others can read draws a warning.
+#[cfg(unix)]
+#[test]
+fn the_daemon_refuses_an_open_door_and_warns_of_a_readable_token_file() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::{Command, Stdio};
+    let binary = env!("CARGO_BIN_EXE_codemode-executor");
+    let refused = Command::new(binary)
+        .args(["serve", "--listen", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        text.contains("refusing to listen on 0.0.0.0:0 without a token")
+            && text.contains("--token-file FILE")
+            && text.contains("--insecure-no-token"),
+        "{text}"
+    );
+    assert_eq!(
+        codemode_executor::remote::exposure_refusal("127.0.0.1:0".parse().unwrap(), false, false),
+        None
+    );
+    assert_eq!(
+        codemode_executor::remote::exposure_refusal("[::]:0".parse().unwrap(), true, false),
+        None
+    );
+
+    // A token others can read: the daemon starts, and warns. (Loopback, so nothing is exposed.)
+    let dir = std::env::temp_dir().join(format!("open-door-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let token = dir.join("token");
+    std::fs::write(&token, "a-token").unwrap();
+    std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut child = Command::new(binary)
+        .args(["serve", "--listen", "127.0.0.1:0", "--token-file"])
+        .arg(&token)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("codemode-executor listening on ws://127.0.0.1:"),
+        "{line}"
+    );
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        text.contains("can be read by other users (mode 644)") && text.contains("chmod 600"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

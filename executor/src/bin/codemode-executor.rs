@@ -3,7 +3,8 @@
 //!
 //! When it is ready it prints exactly one line to stdout,
 //! `codemode-executor listening on ws://HOST:PORT`, and logs one line per connection and per
-//! refusal on stderr. SIGTERM (or SIGINT): stop accepting, let in-flight runs finish within
+//! refusal on stderr. Beyond loopback it refuses to start without a token (unless told
+//! `--insecure-no-token`). SIGTERM (or SIGINT): stop accepting, let in-flight runs finish within
 //! the grace period, exit 0.
 
 use std::io::Write;
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
-use codemode_executor::remote::{ExecutorServer, ServerOptions};
+use codemode_executor::remote::{ExecutorServer, ServerOptions, exposure_refusal};
 
 #[derive(Parser)]
 #[command(name = "codemode-executor", about = "The codemode executor daemon")]
@@ -35,9 +36,13 @@ struct Serve {
     #[arg(long, default_value = "127.0.0.1:0")]
     listen: SocketAddr,
     /// A file holding the bearer token every upgrade must carry (surrounding whitespace is
-    /// ignored).
+    /// ignored). Required to listen beyond loopback; a file others can read draws a warning.
     #[arg(long)]
     token_file: Option<PathBuf>,
+    /// Listen beyond loopback without a token: anyone who reaches the port runs code. Only
+    /// for a network that is itself the access control.
+    #[arg(long)]
+    insecure_no_token: bool,
     /// Worker threads of the isolate pool (default: the available parallelism).
     #[arg(long)]
     pool: Option<usize>,
@@ -50,9 +55,12 @@ struct Serve {
     /// Connections served at once.
     #[arg(long)]
     max_connections: Option<usize>,
-    /// Executions one connection may run at once.
+    /// Executions one connection may have in flight (running or waiting for a worker).
     #[arg(long)]
     max_concurrent: Option<usize>,
+    /// Executions waiting for a worker across all connections.
+    #[arg(long)]
+    max_queued: Option<usize>,
     /// How long in-flight runs may finish after SIGTERM, in milliseconds.
     #[arg(long)]
     grace_ms: Option<u64>,
@@ -91,6 +99,20 @@ async fn serve(args: Serve) -> Result<(), String> {
             return Err(format!("the token file {} is empty", path.display()));
         }
         options.token = Some(token.to_string());
+        if let Some(warning) = readable_by_others(path) {
+            eprintln!("codemode-executor: warning: {warning}");
+        }
+    }
+    if let Some(refusal) =
+        exposure_refusal(args.listen, options.token.is_some(), args.insecure_no_token)
+    {
+        return Err(refusal);
+    }
+    if options.token.is_none() && !args.listen.ip().is_loopback() {
+        eprintln!(
+            "codemode-executor: WARNING: serving on {} with NO TOKEN (--insecure-no-token): anyone who can reach this port runs code",
+            args.listen
+        );
     }
     if let Some(n) = args.max_message_bytes {
         options.max_message_bytes = n;
@@ -100,6 +122,9 @@ async fn serve(args: Serve) -> Result<(), String> {
     }
     if let Some(n) = args.max_concurrent {
         options.max_concurrent_executions = n;
+    }
+    if let Some(n) = args.max_queued {
+        options.max_queued_executions = n;
     }
     if let Some(ms) = args.grace_ms {
         options.grace_period = Duration::from_millis(ms);
@@ -114,6 +139,8 @@ async fn serve(args: Serve) -> Result<(), String> {
     if let Some(bytes) = args.memory_limit {
         isolate.memory_limit_bytes = bytes;
     }
+    // Each run the server hands on has a worker: connections share the workers in turn.
+    options.max_running_executions = isolate.workers;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("could not listen on {}: {e}", args.listen))?;
@@ -152,4 +179,24 @@ fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, String> {
             let _ = tokio::signal::ctrl_c().await;
         })
     }
+}
+
+/// A warning when the token file can be read by users other than its owner.
+#[cfg(unix)]
+fn readable_by_others(path: &std::path::Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    (mode & 0o077 != 0).then(|| {
+        format!(
+            "the token file {} can be read by other users (mode {:o}); make it private with `chmod 600 {}`",
+            path.display(),
+            mode & 0o777,
+            path.display()
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn readable_by_others(_path: &std::path::Path) -> Option<String> {
+    None
 }

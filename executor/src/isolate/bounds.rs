@@ -9,10 +9,17 @@
 //!
 //! JavaScript that never yields is stopped by QuickJS's interrupt handler, which reads the
 //! deadline armed before each stretch of JavaScript and fires once it has passed.
+//!
+//! A run whose caller stopped waiting is stopped the same way: [`Interrupt::cancel`] makes
+//! the handler fire at its next check (QuickJS checks every few thousand instructions) and
+//! wakes the run's idle wait; the run then ends as a run past its bound does, and its worker
+//! serves the next.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
 
 const DISARMED: u64 = u64::MAX;
 
@@ -24,6 +31,10 @@ pub(super) struct Interrupt {
     origin: Instant,
     deadline_nanos: AtomicU64,
     fired: AtomicBool,
+    /// Set by [`Interrupt::cancel`]: the run's caller is gone.
+    cancelled: AtomicBool,
+    /// Wakes a run waiting idle when it is cancelled.
+    woken: Notify,
 }
 
 impl Interrupt {
@@ -32,6 +43,8 @@ impl Interrupt {
             origin: Instant::now(),
             deadline_nanos: AtomicU64::new(DISARMED),
             fired: AtomicBool::new(false),
+            cancelled: AtomicBool::new(false),
+            woken: Notify::new(),
         })
     }
 
@@ -54,6 +67,10 @@ impl Interrupt {
         if deadline == DISARMED {
             return false;
         }
+        if self.cancelled.load(Ordering::Relaxed) {
+            self.fired.store(true, Ordering::Relaxed);
+            return true;
+        }
         let now = self.origin.elapsed().as_nanos();
         if now > u128::from(deadline) {
             self.fired.store(true, Ordering::Relaxed);
@@ -62,15 +79,38 @@ impl Interrupt {
         false
     }
 
-    /// Whether the handler has stopped JavaScript in this run.
+    /// Whether the handler has stopped JavaScript in this run, or the run was cancelled: either
+    /// way the run is over.
     pub(super) fn fired(&self) -> bool {
-        self.fired.load(Ordering::Relaxed)
+        self.fired.load(Ordering::Relaxed) || self.cancelled.load(Ordering::Acquire)
     }
 
-    /// Disarmed and not fired, as new: for the next run of a restored sandbox.
+    /// Stops the run from any thread: its JavaScript is interrupted at the handler's next
+    /// check and an idle wait ([`Interrupt::until_cancelled`]) ends.
+    pub(super) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.woken.notify_waiters();
+    }
+
+    /// Completes once the run is cancelled.
+    pub(super) async fn until_cancelled(&self) {
+        loop {
+            let woken = self.woken.notified();
+            tokio::pin!(woken);
+            // Registered before the flag is read, so a cancel in between still wakes it.
+            woken.as_mut().enable();
+            if self.cancelled.load(Ordering::Acquire) {
+                return;
+            }
+            woken.await;
+        }
+    }
+
+    /// Disarmed, not fired and not cancelled, as new: for the next run of a restored sandbox.
     pub(super) fn reset(&self) {
         self.disarm();
         self.fired.store(false, Ordering::Relaxed);
+        self.cancelled.store(false, Ordering::Release);
     }
 }
 
@@ -209,5 +249,34 @@ mod tests {
         std::thread::sleep(Duration::from_millis(2));
         assert!(interrupt.should_interrupt());
         assert!(interrupt.fired());
+    }
+
+    #[test]
+    fn a_cancel_fires_the_armed_handler_wakes_a_waiter_and_a_reset_clears_it() {
+        let interrupt = Interrupt::new();
+        interrupt.arm(Instant::now() + Duration::from_secs(60));
+        assert!(!interrupt.should_interrupt());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let waiter = interrupt.clone();
+        let canceller = interrupt.clone();
+        runtime.block_on(async move {
+            let cancel = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                canceller.cancel();
+            });
+            tokio::time::timeout(Duration::from_secs(5), waiter.until_cancelled())
+                .await
+                .expect("the cancel wakes the wait");
+            cancel.join().unwrap();
+        });
+        assert!(interrupt.fired());
+        assert!(interrupt.should_interrupt());
+        interrupt.reset();
+        assert!(!interrupt.fired());
+        interrupt.arm(Instant::now() + Duration::from_secs(60));
+        assert!(!interrupt.should_interrupt());
     }
 }

@@ -29,6 +29,12 @@
 //! just emptied its stock took the caller's next run and prepared a whole sandbox for it,
 //! while the other's stock could sit full.)
 //!
+//! A run belongs to its caller: when the `submit` future is dropped before the answer, a
+//! queued run is skipped and a running one is cancelled through its sandbox's interrupt (its
+//! JavaScript stops at the interrupt handler's next check, an idle wait ends at once, its
+//! tool calls and outbound requests in flight are aborted), so a caller that goes away takes
+//! its work with it instead of leaving it on a worker until its bound.
+//!
 //! Guarantees: a full queue makes `submit` wait instead of failing; a worker that leaves a
 //! run to the others prepares meanwhile and takes runs again once a sandbox of its own is
 //! ready, so a waiting run is taken after at most one preparation whatever the others do; a run that panics
@@ -47,6 +53,7 @@ use futures::FutureExt;
 use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
+use super::bounds::Interrupt;
 use super::run::{Remains, RunLimits, run};
 use super::sandbox::{Preparation, Sandbox};
 use crate::Error;
@@ -69,8 +76,67 @@ pub(super) struct Job {
     /// The caller's runtime, where the run's tool calls are spawned.
     pub spawner: Option<Handle>,
     pub reply: oneshot::Sender<Result<Outcome, Error>>,
+    /// Whether the caller still waits, and the run's interrupt while it runs.
+    abandon: Arc<Abandon>,
     /// The run's place in the bounded queue, given back when the run ends.
     _slot: OwnedSemaphorePermit,
+}
+
+/// A run's link to its caller: a caller that stops waiting (its `submit` future dropped)
+/// abandons the run; a queued run is then skipped, and a running one is cancelled through
+/// its sandbox's interrupt ([`Interrupt::cancel`]).
+#[derive(Default)]
+struct Abandon {
+    state: Mutex<Abandoned>,
+}
+
+#[derive(Default)]
+struct Abandoned {
+    abandoned: bool,
+    /// The interrupt of the sandbox the run uses, while it runs.
+    running: Option<Arc<Interrupt>>,
+}
+
+impl Abandon {
+    fn lock(&self) -> MutexGuard<'_, Abandoned> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The caller stopped waiting: stops the run if it runs.
+    fn abandon(&self) {
+        let mut state = self.lock();
+        state.abandoned = true;
+        if let Some(interrupt) = &state.running {
+            interrupt.cancel();
+        }
+    }
+
+    /// The run starts with `interrupt`; a run abandoned already is cancelled at once.
+    fn attach(&self, interrupt: &Arc<Interrupt>) {
+        let mut state = self.lock();
+        if state.abandoned {
+            interrupt.cancel();
+        }
+        state.running = Some(interrupt.clone());
+    }
+
+    /// The run ended: a later abandon no longer reaches its sandbox (which serves other runs).
+    fn detach(&self) {
+        self.lock().running = None;
+    }
+}
+
+/// Abandons its run when dropped before the run answered (its caller's future was dropped).
+struct AbandonOnDrop(Option<Arc<Abandon>>);
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        if let Some(abandon) = self.0.take() {
+            abandon.abandon();
+        }
+    }
 }
 
 /// The pool's handle.
@@ -161,17 +227,21 @@ impl Pool {
             .await
             .map_err(|_| Error::Disposed)?;
         let (reply, answer) = oneshot::channel();
+        let abandon = Arc::new(Abandon::default());
         let job = Job {
             request,
             limits,
             spawner: Handle::try_current().ok(),
             reply,
+            abandon: abandon.clone(),
             _slot: slot,
         };
         self.shared.push(job)?;
-        answer
-            .await
-            .map_err(|_| Error::Internal("the worker dropped the run".into()))?
+        let mut waiting = AbandonOnDrop(Some(abandon));
+        let answered = answer.await;
+        // Answered: nothing to abandon.
+        waiting.0 = None;
+        answered.map_err(|_| Error::Internal("the worker dropped the run".into()))?
     }
 
     /// Stops accepting runs; workers exit once the queue is drained.
@@ -541,9 +611,11 @@ fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>) {
             return;
         }
     };
+    job.abandon.attach(&sandbox.interrupt);
     let finished = runtime.block_on(
         AssertUnwindSafe(run(job.request, job.limits, job.spawner, sandbox)).catch_unwind(),
     );
+    job.abandon.detach();
     match finished {
         Ok((outcome, remains)) => {
             let _ = job.reply.send(outcome);

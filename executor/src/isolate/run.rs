@@ -414,8 +414,11 @@ impl Session {
             let deadline = self.clock.wait_deadline(counts);
             let next_timer = self.host.borrow().timers.next_due();
             let began = Instant::now();
+            let interrupt = self.interrupt.clone();
             let settled = tokio::select! {
                 biased;
+                // A cancelled run ends at the top of the loop, as one past its bound.
+                _ = interrupt.until_cancelled() => None,
                 Some(done) = self.inflight.next(), if !self.inflight.is_empty() => Some(done),
                 _ = sleep_until(next_timer) => None,
                 _ = tokio::time::sleep_until(deadline.into()) => None,

@@ -13,12 +13,15 @@
 //! - [`contract`]: the request, the answer, values and error codes as they cross;
 //! - [`outbound`]: the host's outbound handler crossing as a stub, and its request and
 //!   response objects;
-//! - [`server`]: [`ExecutorServer`], its bounds and refusals;
+//! - [`server`]: [`ExecutorServer`], its bounds, refusals and counts;
+//! - `admission` (private): how the server shares its executor's workers across
+//!   connections;
 //! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection.
 //!
 //! The wire contract, for a third party writing a client or a server, is
 //! `docs/remote-protocol.md`.
 
+mod admission;
 pub mod client;
 pub mod contract;
 pub mod outbound;
@@ -27,4 +30,4 @@ pub mod wire;
 
 pub use client::{ConnectOptions, RemoteExecutor};
 pub use contract::PROTOCOL_VERSION;
-pub use server::{ExecutorServer, ServerOptions};
+pub use server::{ExecutorServer, ServerOptions, ServerStats, exposure_refusal};

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use subtle::ConstantTimeEq;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
@@ -13,6 +14,7 @@ use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, 
 use tokio_tungstenite::tungstenite::http::StatusCode;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
+use super::admission::{Admission, QueueFull, Turn};
 use super::contract::{self, PROTOCOL_VERSION};
 use super::outbound::RemoteOutbound;
 use super::wire::{CallError, RemoteStub, Session, SessionOptions, Stub, Target, WireValue};
@@ -22,7 +24,17 @@ use crate::protocol::{
     BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, ToolCall,
 };
 
-/// How an [`ExecutorServer`] is bounded.
+/// How an [`ExecutorServer`] is bounded and how it shares its executor.
+///
+/// Every field has a default ([`ServerOptions::default`]); set the ones you need with
+/// `ServerOptions { token: Some(t), ..ServerOptions::default() }`. The sharing policy
+/// (see [`ExecutorServer`]): at most [`max_running_executions`](Self::max_running_executions)
+/// runs are handed to the executor at once, shared across connections in turn; a run past
+/// that waits in its connection's queue; one connection has at most
+/// [`max_concurrent_executions`](Self::max_concurrent_executions) runs in flight (running or
+/// waiting) and the daemon at most [`max_queued_executions`](Self::max_queued_executions)
+/// waiting; past either bound a run is refused at once with `TOO_MANY_EXECUTIONS` and a
+/// sentence naming the bound.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
     /// When set, every WebSocket upgrade must carry `Authorization: Bearer <token>`;
@@ -32,9 +44,18 @@ pub struct ServerOptions {
     pub max_message_bytes: usize,
     /// Connections served at once; one more is answered HTTP 503. Default: 256.
     pub max_connections: usize,
-    /// Executions one connection may run at once; one more is refused with
-    /// `TOO_MANY_EXECUTIONS`. Default: 64.
+    /// Executions one connection may have in flight (running or waiting for a worker); one
+    /// more is refused with `TOO_MANY_EXECUTIONS`. Default: 64.
     pub max_concurrent_executions: usize,
+    /// Executions handed to the executor at once, across connections; a run past that waits
+    /// for a place, and a freed place goes to the waiting connection that runs the fewest.
+    /// Set it to the executor's worker count (`IsolateOptions::workers`), so that every
+    /// handed run has a worker and the executor's own queue stays empty. Default: the
+    /// available parallelism (the default worker count).
+    pub max_running_executions: usize,
+    /// Executions waiting for a place across the whole daemon; one more is refused with
+    /// `TOO_MANY_EXECUTIONS`. Default: 1024.
+    pub max_queued_executions: usize,
     /// After shutdown is asked for: how long in-flight executions may still run before
     /// every connection is closed. Default: 10 s.
     pub grace_period: Duration,
@@ -52,11 +73,101 @@ impl Default for ServerOptions {
             max_message_bytes: 32 << 20,
             max_connections: 256,
             max_concurrent_executions: 64,
+            max_running_executions: std::thread::available_parallelism()
+                .map(usize::from)
+                .unwrap_or(1),
+            max_queued_executions: 1024,
             grace_period: Duration::from_secs(10),
             handshake_timeout: Duration::from_secs(10),
             log: true,
         }
     }
+}
+
+/// What an [`ExecutorServer`] holds now and has done since it was made
+/// ([`ExecutorServer::stats`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerStats {
+    /// Connections being served (upgrades in progress included).
+    pub connections_open: usize,
+    /// Connections whose upgrade succeeded.
+    pub connections_accepted: u64,
+    /// Upgrades answered HTTP 401 (no token, or the wrong one).
+    pub connections_refused_unauthorized: u64,
+    /// Upgrades answered HTTP 503 (past `max_connections`).
+    pub connections_refused_over_capacity: u64,
+    /// Connections that never completed a WebSocket upgrade (not HTTP, not an upgrade, too
+    /// slow).
+    pub connections_failed_handshake: u64,
+    /// Executions handed to the executor now.
+    pub executions_running: usize,
+    /// Executions waiting for a place now.
+    pub executions_queued: usize,
+    /// Executions that answered (an outcome, or an executor error such as a syntax error).
+    pub executions_answered: u64,
+    /// Executions whose connection ended before they ran: dropped from the queue.
+    pub executions_cancelled_queued: u64,
+    /// Executions whose connection ended while they ran: interrupted.
+    pub executions_cancelled_running: u64,
+    /// Executions refused: the connection already had `max_concurrent_executions` in flight.
+    pub executions_refused_connection_bound: u64,
+    /// Executions refused: the daemon already queued `max_queued_executions`.
+    pub executions_refused_queue_bound: u64,
+    /// Executions refused: the daemon was shutting down.
+    pub executions_refused_shutting_down: u64,
+}
+
+impl ServerStats {
+    /// Executions cancelled, queued and running.
+    pub fn executions_cancelled(&self) -> u64 {
+        self.executions_cancelled_queued + self.executions_cancelled_running
+    }
+
+    /// Executions refused, for any reason.
+    pub fn executions_refused(&self) -> u64 {
+        self.executions_refused_connection_bound
+            + self.executions_refused_queue_bound
+            + self.executions_refused_shutting_down
+    }
+}
+
+/// The server's running counts (what [`ServerStats`] reads).
+#[derive(Default)]
+struct Counters {
+    connections_accepted: AtomicU64,
+    refused_unauthorized: AtomicU64,
+    refused_over_capacity: AtomicU64,
+    failed_handshake: AtomicU64,
+    answered: AtomicU64,
+    cancelled_queued: AtomicU64,
+    cancelled_running: AtomicU64,
+    refused_connection_bound: AtomicU64,
+    refused_queue_bound: AtomicU64,
+    refused_shutting_down: AtomicU64,
+}
+
+fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+fn read(counter: &AtomicU64) -> u64 {
+    counter.load(Ordering::Relaxed)
+}
+
+/// Why listening on `address` is refused, when it is: a daemon reachable beyond this
+/// machine (any address but loopback) with no token runs anyone's code. `open_door` is the
+/// explicit opt-out (the daemon's `--insecure-no-token`).
+pub fn exposure_refusal(address: SocketAddr, has_token: bool, open_door: bool) -> Option<String> {
+    if has_token || open_door || address.ip().is_loopback() {
+        return None;
+    }
+    Some(format!(
+        "refusing to listen on {address} without a token: anyone who can reach it could run code. \
+         Give a token with --token-file FILE (a file holding a long random secret, readable by the \
+         daemon's user only), listen on loopback (127.0.0.1), or pass --insecure-no-token to serve \
+         an open door on purpose"
+    ))
 }
 
 /// An [`Executor`] behind a box, so the server need not be generic.
@@ -74,10 +185,18 @@ impl<E: Executor> DynExecutor for E {
 /// [`PROTOCOL_VERSION`] and runs `execute(request, dispatch, outbound)`.
 ///
 /// Guarantees: a refused upgrade (wrong token, too many connections) runs nothing and is
-/// answered with an HTTP status and a sentence; a connection runs at most
-/// [`max_concurrent_executions`](ServerOptions::max_concurrent_executions) at once; on
-/// shutdown the listener is dropped first, in-flight executions get the grace period, then
-/// every connection is closed.
+/// answered with an HTTP status and a sentence. The executor is shared fairly: at most
+/// [`max_running_executions`](ServerOptions::max_running_executions) runs are handed to it
+/// at once, and a freed place goes to the waiting connection that runs the fewest, so a
+/// connection's run waits at most for the next free place, never behind another
+/// connection's queue, while a connection alone still gets every place. Queues are bounded
+/// per connection and across the daemon, and a run past a bound is refused at once with a
+/// sentence naming it. A run belongs to its connection: when the connection ends, however it
+/// ends (close, reset, the peer's abort, a protocol error, shutdown), its waiting runs leave
+/// the queue, its running ones are cancelled through the executor (the isolate executor
+/// interrupts them within milliseconds), and the stubs they received are released; the
+/// connection's log line counts them. On shutdown the listener is dropped first, in-flight
+/// executions get the grace period, then every connection is closed.
 pub struct ExecutorServer {
     inner: Arc<ServerInner>,
 }
@@ -85,9 +204,12 @@ pub struct ExecutorServer {
 struct ServerInner {
     executor: Arc<dyn DynExecutor>,
     options: ServerOptions,
+    admission: Arc<Admission>,
+    counters: Counters,
     connections: AtomicUsize,
     next_connection: AtomicU64,
-    running: AtomicUsize,
+    /// Executions accepted and not yet answered or cancelled (queued or running).
+    in_flight: AtomicUsize,
     settled: Notify,
     draining: AtomicBool,
 }
@@ -98,13 +220,39 @@ impl ExecutorServer {
         ExecutorServer {
             inner: Arc::new(ServerInner {
                 executor: Arc::new(executor),
+                admission: Admission::new(
+                    options.max_running_executions,
+                    options.max_queued_executions,
+                ),
                 options,
+                counters: Counters::default(),
                 connections: AtomicUsize::new(0),
                 next_connection: AtomicU64::new(1),
-                running: AtomicUsize::new(0),
+                in_flight: AtomicUsize::new(0),
                 settled: Notify::new(),
                 draining: AtomicBool::new(false),
             }),
+        }
+    }
+
+    /// What the server holds now and has done since it was made.
+    pub fn stats(&self) -> ServerStats {
+        let inner = &self.inner;
+        let c = &inner.counters;
+        ServerStats {
+            connections_open: inner.connections.load(Ordering::SeqCst),
+            connections_accepted: read(&c.connections_accepted),
+            connections_refused_unauthorized: read(&c.refused_unauthorized),
+            connections_refused_over_capacity: read(&c.refused_over_capacity),
+            connections_failed_handshake: read(&c.failed_handshake),
+            executions_running: inner.admission.held(),
+            executions_queued: inner.admission.queued(),
+            executions_answered: read(&c.answered),
+            executions_cancelled_queued: read(&c.cancelled_queued),
+            executions_cancelled_running: read(&c.cancelled_running),
+            executions_refused_connection_bound: read(&c.refused_connection_bound),
+            executions_refused_queue_bound: read(&c.refused_queue_bound),
+            executions_refused_shutting_down: read(&c.refused_shutting_down),
         }
     }
 
@@ -133,15 +281,15 @@ impl ExecutorServer {
         }
         drop(listener);
         inner.draining.store(true, Ordering::SeqCst);
-        let running = inner.running.load(Ordering::SeqCst);
+        let in_flight = inner.in_flight.load(Ordering::SeqCst);
         inner.log(format!(
-            "shutting down: no new connections; {running} execution(s) in flight get up to {} ms",
+            "shutting down: no new connections; {in_flight} execution(s) in flight get up to {} ms",
             inner.options.grace_period.as_millis()
         ));
         let drained = tokio::time::timeout(inner.options.grace_period, async {
             loop {
                 let notified = inner.settled.notified();
-                if inner.running.load(Ordering::SeqCst) == 0 {
+                if inner.in_flight.load(Ordering::SeqCst) == 0 {
                     return;
                 }
                 notified.await;
@@ -150,8 +298,8 @@ impl ExecutorServer {
         .await;
         if drained.is_err() {
             inner.log(format!(
-                "the grace period ended with {} execution(s) still running; closing every connection",
-                inner.running.load(Ordering::SeqCst)
+                "the grace period ended with {} execution(s) still in flight; closing every connection",
+                inner.in_flight.load(Ordering::SeqCst)
             ));
         }
         let _ = close_all.send(true);
@@ -191,7 +339,7 @@ impl ServerInner {
             None
         };
         let token = self.options.token.clone();
-        let refused = Arc::new(std::sync::Mutex::new(None::<String>));
+        let refused = Arc::new(std::sync::Mutex::new(None::<(StatusCode, String)>));
         let refused_in = refused.clone();
         // The error type is tungstenite's callback contract, not ours to shrink.
         #[allow(clippy::result_large_err)]
@@ -203,7 +351,11 @@ impl ServerInner {
                     .headers()
                     .get("authorization")
                     .and_then(|v| v.to_str().ok());
-                (given != Some(expected.as_str())).then(|| {
+                // In constant time: how much of a guess matches must not show in the timing.
+                let matches = given.is_some_and(|given| {
+                    bool::from(given.as_bytes().ct_eq(expected.as_bytes()))
+                });
+                (!matches).then(|| {
                     (
                         StatusCode::UNAUTHORIZED,
                         match given {
@@ -216,7 +368,7 @@ impl ServerInner {
             match refusal {
                 None => Ok(response),
                 Some((status, text)) => {
-                    *refused_in.lock().unwrap() = Some(format!("{} {}", status.as_u16(), text));
+                    *refused_in.lock().unwrap() = Some((status, text.clone()));
                     let mut error = ErrorResponse::new(Some(text));
                     *error.status_mut() = status;
                     Err(error)
@@ -231,15 +383,26 @@ impl ServerInner {
         let socket = match tokio::time::timeout(self.options.handshake_timeout, handshake).await {
             Ok(Ok(socket)) => socket,
             Ok(Err(error)) => {
-                let reason = refused
-                    .lock()
-                    .unwrap()
-                    .clone()
-                    .unwrap_or_else(|| format!("the WebSocket handshake failed: {error}"));
+                let refusal = refused.lock().unwrap().clone();
+                let reason = match refusal {
+                    Some((status, text)) => {
+                        bump(if status == StatusCode::UNAUTHORIZED {
+                            &self.counters.refused_unauthorized
+                        } else {
+                            &self.counters.refused_over_capacity
+                        });
+                        format!("{} {text}", status.as_u16())
+                    }
+                    None => {
+                        bump(&self.counters.failed_handshake);
+                        format!("the WebSocket handshake failed: {error}")
+                    }
+                };
                 self.log(format!("refused connection {id} from {peer}: {reason}"));
                 return;
             }
             Err(_) => {
+                bump(&self.counters.failed_handshake);
                 self.log(format!(
                     "refused connection {id} from {peer}: the WebSocket upgrade did not complete within {} ms",
                     self.options.handshake_timeout.as_millis()
@@ -247,12 +410,15 @@ impl ServerInner {
                 return;
             }
         };
+        bump(&self.counters.connections_accepted);
         let opened = std::time::Instant::now();
-        let served = Arc::new(AtomicU64::new(0));
+        let connection = Arc::new(Connection {
+            id,
+            ..Connection::default()
+        });
         let main = Arc::new(DaemonMain {
             server: self.clone(),
-            running: Arc::new(AtomicUsize::new(0)),
-            served: served.clone(),
+            connection: connection.clone(),
         });
         let session = Session::start(
             socket,
@@ -268,10 +434,29 @@ impl ServerInner {
                 "the daemon shut down".to_string()
             }
         };
+        // The session's calls are dropped as it breaks: wait (briefly) until every run of
+        // the connection has been answered or cancelled, so the line counts them.
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            loop {
+                let notified = connection.settled.notified();
+                if connection.live.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        })
+        .await;
+        let c = &connection.counts;
+        let (queued, running) = (read(&c.cancelled_queued), read(&c.cancelled_running));
         self.log(format!(
-            "connection {id} from {peer}: {} execution(s) in {} ms; closed: {reason}",
-            served.load(Ordering::SeqCst),
-            opened.elapsed().as_millis()
+            "connection {id} from {peer}: {} execution(s) in {} ms ({} answered, {} refused, {} cancelled: {queued} queued, {running} running); closed: {reason}",
+            read(&connection.received),
+            opened.elapsed().as_millis(),
+            read(&c.answered),
+            read(&c.refused_connection_bound)
+                + read(&c.refused_queue_bound)
+                + read(&c.refused_shutting_down),
+            queued + running,
         ));
     }
 }
@@ -284,13 +469,25 @@ impl Drop for CountGuard<'_> {
     }
 }
 
+/// One connection's runs, as its log line counts them.
+#[derive(Default)]
+struct Connection {
+    id: u64,
+    /// Executions received.
+    received: AtomicU64,
+    /// What became of them (the same counters as the server's).
+    counts: Counters,
+    /// Executions in flight (queued or running), for the connection's bound.
+    in_flight: AtomicUsize,
+    /// Executions received and not yet answered, refused or cancelled.
+    live: AtomicUsize,
+    settled: Notify,
+}
+
 /// One connection's main object.
 struct DaemonMain {
     server: Arc<ServerInner>,
-    /// Executions this connection runs now.
-    running: Arc<AtomicUsize>,
-    /// Executions this connection started.
-    served: Arc<AtomicU64>,
+    connection: Arc<Connection>,
 }
 
 impl Target for DaemonMain {
@@ -305,11 +502,11 @@ impl Target for DaemonMain {
                 Box::pin(async { Ok::<_, WireValue>(WireValue::Number(PROTOCOL_VERSION as f64)) })
             }
             "execute" => {
-                let server = self.server.clone();
-                let running = self.running.clone();
-                self.served.fetch_add(1, Ordering::SeqCst);
+                // Recorded now: a call dropped before it is first polled (its connection
+                // ended at once) still counts as cancelled.
+                let record = RunRecord::new(self.server.clone(), self.connection.clone());
                 Box::pin(async move {
-                    execute(server, running, args)
+                    execute(record, args)
                         .await
                         .map_err(|e| contract::error_to_wire(&e))
                 })
@@ -324,15 +521,169 @@ impl Target for DaemonMain {
     }
 }
 
-async fn execute(
+/// Where one execution is; what its drop counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Received, not yet admitted or refused.
+    Received,
+    /// Admitted: waiting for a place.
+    Queued,
+    /// Handed to the executor.
+    Running,
+    /// Answered or refused (counted when it happened).
+    Done,
+}
+
+/// One execution's accounting: counted when it is refused or answered, and when it is dropped
+/// before that (its connection ended), counted cancelled.
+struct RunRecord {
     server: Arc<ServerInner>,
-    running: Arc<AtomicUsize>,
-    mut args: Vec<WireValue>,
-) -> Result<WireValue, Error> {
+    connection: Arc<Connection>,
+    phase: Phase,
+    /// Whether it counts toward the connection's and the server's executions in flight.
+    in_flight: bool,
+}
+
+impl RunRecord {
+    fn new(server: Arc<ServerInner>, connection: Arc<Connection>) -> RunRecord {
+        bump(&connection.received);
+        connection.live.fetch_add(1, Ordering::SeqCst);
+        RunRecord {
+            server,
+            connection,
+            phase: Phase::Received,
+            in_flight: false,
+        }
+    }
+
+    /// Counts under `pick` for the connection and the server.
+    fn count(&self, pick: impl Fn(&Counters) -> &AtomicU64) {
+        bump(pick(&self.connection.counts));
+        bump(pick(&self.server.counters));
+    }
+
+    /// Refuses the execution: `pick` names the reason's counter.
+    fn refuse(&mut self, pick: impl Fn(&Counters) -> &AtomicU64, error: Error) -> Error {
+        self.count(pick);
+        self.phase = Phase::Done;
+        error
+    }
+
+    /// Admits it within the connection's bound, or refuses it.
+    fn admit(&mut self) -> Result<(), Error> {
+        let max = self.server.options.max_concurrent_executions;
+        if self.connection.in_flight.fetch_add(1, Ordering::SeqCst) >= max {
+            self.connection.in_flight.fetch_sub(1, Ordering::SeqCst);
+            return Err(self.refuse(
+                |c| &c.refused_connection_bound,
+                Error::Coded {
+                    code: codes::TOO_MANY_EXECUTIONS.into(),
+                    text: format!(
+                        "This connection already runs its maximum of {max} concurrent executions; await one before starting another."
+                    ),
+                    retryable: true,
+                    cause: None,
+                },
+            ));
+        }
+        self.server.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.in_flight = true;
+        self.phase = Phase::Queued;
+        Ok(())
+    }
+}
+
+impl Drop for RunRecord {
+    fn drop(&mut self) {
+        match self.phase {
+            Phase::Received | Phase::Queued => self.count(|c| &c.cancelled_queued),
+            Phase::Running => self.count(|c| &c.cancelled_running),
+            Phase::Done => {}
+        }
+        if self.in_flight {
+            self.connection.in_flight.fetch_sub(1, Ordering::SeqCst);
+            self.server.in_flight.fetch_sub(1, Ordering::SeqCst);
+            self.server.settled.notify_waiters();
+        }
+        self.connection.live.fetch_sub(1, Ordering::SeqCst);
+        self.connection.settled.notify_waiters();
+    }
+}
+
+async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<WireValue, Error> {
     args.resize(3, WireValue::Undefined);
     let outbound_fn = args.pop().expect("three arguments");
     let dispatch = args.pop().expect("three arguments");
-    let mut request = contract::request_from_wire(&args[0])?;
+    let parsed = parse(&args[0], dispatch, outbound_fn);
+    let (mut request, stub, outbound_stub) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            // An answer (the executor's refusal of the request), not a bound.
+            record.count(|c| &c.answered);
+            record.phase = Phase::Done;
+            return Err(error);
+        }
+    };
+    let server = record.server.clone();
+    if server.draining.load(Ordering::SeqCst) {
+        release(&stub);
+        release(&outbound_stub);
+        return Err(record.refuse(
+            |c| &c.refused_shutting_down,
+            Error::Coded {
+                code: codes::SHUTTING_DOWN.into(),
+                text: "The executor daemon is shutting down and accepts no new executions.".into(),
+                retryable: true,
+                cause: None,
+            },
+        ));
+    }
+    if let Err(error) = record.admit() {
+        release(&stub);
+        release(&outbound_stub);
+        return Err(error);
+    }
+    let _place = match server.admission.enter(record.connection.id) {
+        Ok(Turn::Now(place)) => place,
+        Ok(Turn::Wait(waiting)) => waiting.place().await,
+        Err(QueueFull { max_queued }) => {
+            release(&stub);
+            release(&outbound_stub);
+            return Err(record.refuse(
+                |c| &c.refused_queue_bound,
+                Error::Coded {
+                    code: codes::TOO_MANY_EXECUTIONS.into(),
+                    text: format!(
+                        "The executor daemon already queues its maximum of {max_queued} executions across all connections; try again later."
+                    ),
+                    retryable: true,
+                    cause: None,
+                },
+            ));
+        }
+    };
+    record.phase = Phase::Running;
+    request.dispatch = stub
+        .clone()
+        .map(|stub| Arc::new(RemoteDispatch { stub }) as Arc<dyn Dispatch>);
+    let outcome = server.executor.execute(request).await;
+    // As a Cap'n Web server does when a method returns: the stubs it received are released.
+    // (Dropped before it returns, the future drops them too, which releases them.)
+    release(&stub);
+    release(&outbound_stub);
+    record.count(|c| &c.answered);
+    record.phase = Phase::Done;
+    Ok(contract::outcome_to_wire(&outcome?))
+}
+
+/// The request, its dispatch stub and its outbound stub, from `execute`'s arguments; every
+/// refusal names the argument. A refused request releases the stubs it came with.
+fn parse(
+    request: &WireValue,
+    dispatch: WireValue,
+    outbound_fn: WireValue,
+) -> Result<(ExecuteRequest, Option<RemoteStub>, Option<RemoteStub>), Error> {
+    let mut request = contract::request_from_wire(request)?;
     let stub = match dispatch {
         WireValue::Null | WireValue::Undefined => None,
         WireValue::Stub(Stub::Remote(stub)) => Some(stub),
@@ -375,42 +726,7 @@ async fn execute(
             stub: outbound.clone(),
         })));
     }
-    if server.draining.load(Ordering::SeqCst) {
-        release(&stub);
-        release(&outbound_stub);
-        return Err(Error::Coded {
-            code: codes::SHUTTING_DOWN.into(),
-            text: "The executor daemon is shutting down and accepts no new executions.".into(),
-            retryable: true,
-            cause: None,
-        });
-    }
-    let max = server.options.max_concurrent_executions;
-    if running.fetch_add(1, Ordering::SeqCst) >= max {
-        running.fetch_sub(1, Ordering::SeqCst);
-        release(&stub);
-        release(&outbound_stub);
-        return Err(Error::Coded {
-            code: codes::TOO_MANY_EXECUTIONS.into(),
-            text: format!(
-                "This connection already runs its maximum of {max} concurrent executions; await one before starting another."
-            ),
-            retryable: true,
-            cause: None,
-        });
-    }
-    server.running.fetch_add(1, Ordering::SeqCst);
-    request.dispatch = stub
-        .clone()
-        .map(|stub| Arc::new(RemoteDispatch { stub }) as Arc<dyn Dispatch>);
-    let outcome = server.executor.execute(request).await;
-    // As a Cap'n Web server does when a method returns: the stubs it received are released.
-    release(&stub);
-    release(&outbound_stub);
-    running.fetch_sub(1, Ordering::SeqCst);
-    server.running.fetch_sub(1, Ordering::SeqCst);
-    server.settled.notify_waiters();
-    Ok(contract::outcome_to_wire(&outcome?))
+    Ok((request, stub, outbound_stub))
 }
 
 /// Releases a stub `execute` received, if any.

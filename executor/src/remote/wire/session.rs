@@ -8,7 +8,8 @@
 //! - a message the subset does not know, a malformed expression, an unknown ID or a release
 //!   below zero aborts the session: the peer receives `["abort", error]` naming the reason,
 //!   the socket closes, and every pending call fails with [`CallError::Broken`];
-//! - once broken, a session stays broken: [`Session::broken`] is the whole liveness signal.
+//! - once broken, a session stays broken: [`Session::broken`] is the whole liveness signal;
+//! - the peer's calls in flight when it breaks are dropped (cancelled), not run to the end.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -104,7 +105,7 @@ impl Session {
         let (releases, releases_rx) = mpsc::unbounded_channel();
         let (broken, _) = watch::channel(None);
         let (calls, calls_rx) = mpsc::unbounded_channel();
-        tokio::spawn(run_calls(calls_rx));
+        tokio::spawn(run_calls(calls_rx, broken.subscribe()));
         let shared = Arc::new_cyclic(|weak: &Weak<Shared>| Shared {
             state: Mutex::new(State {
                 tables: TableState::new(weak.clone(), main),
@@ -748,11 +749,19 @@ fn decode_push(expr: &Value, tables: &mut TableState) -> Result<PushCall, Expres
 /// Runs the peer's calls concurrently, each first polled in the order it arrived: a host
 /// function sees concurrent tool calls in the order the program made them, as in process (a
 /// task per call would let the scheduler start the newest first).
-async fn run_calls(mut incoming: mpsc::UnboundedReceiver<BoxFuture<'static, ()>>) {
+///
+/// The calls belong to the session: once it breaks (however: the peer closed or reset the
+/// socket, aborted, broke the protocol, or we closed it) every call still in flight is
+/// dropped, which cancels what it was doing (its answer could never be sent).
+async fn run_calls(
+    mut incoming: mpsc::UnboundedReceiver<BoxFuture<'static, ()>>,
+    mut broken: watch::Receiver<Option<String>>,
+) {
     let mut running = futures::stream::FuturesUnordered::new();
     loop {
         tokio::select! {
             biased;
+            _ = broken.wait_for(Option::is_some) => break,
             call = incoming.recv() => match call {
                 Some(call) => running.push(call),
                 None => break,
@@ -760,7 +769,10 @@ async fn run_calls(mut incoming: mpsc::UnboundedReceiver<BoxFuture<'static, ()>>
             Some(()) = running.next(), if !running.is_empty() => {}
         }
     }
-    while running.next().await.is_some() {}
+    drop(running);
+    // Calls that arrived after the break are dropped unpolled.
+    incoming.close();
+    while incoming.try_recv().is_ok() {}
 }
 
 /// Starts a push. A call whose arguments hold no promise enters its target here, on the read
