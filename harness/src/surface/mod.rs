@@ -9,7 +9,7 @@
 //! built-in (constructors, their prototypes, namespaces such as `Math` and `Intl`, and the
 //! hidden iterator prototypes), `brand <label>` → `Object.prototype.toString` of a sample value, and
 //! `sample <label>` → the text of a behaviour where a side is known to be partial (Intl
-//! locales and time zones, SubtleCrypto beyond digest, BYOB readers), or `throws <name>`.
+//! locales and time zones, SubtleCrypto's algorithms, BYOB readers), or `throws <name>`.
 //!
 //! The table (`surface/inventory.yaml`) records every entry for both sides. Guarantees: a
 //! capability arriving or leaving on either side makes [`diff`] report it until the table is

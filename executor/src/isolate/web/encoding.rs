@@ -1,12 +1,100 @@
-//! UTF-8 and base64 for `encoding.js`: TextEncoder, TextDecoder, atob and btoa.
+//! UTF-8 and base64 for `encoding.js`: TextEncoder, TextDecoder, atob and btoa. Every other
+//! encoding of the WHATWG Encoding Standard (labels, names, decoders) is `encoding_rs`'s,
+//! through a [`Decoding`], the state of one TextDecoder that streams.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rquickjs::{Ctx, Function, Object, TypedArray, Value};
+use encoding_rs::{DecoderResult, Encoding};
+use rquickjs::class::Trace;
+use rquickjs::{Class, Ctx, Function, JsLifetime, Object, TypedArray, Value};
 
 use crate::isolate::text::{Usv, js_string};
 
+/// The decoding state of one TextDecoder: its encoding's decoder, kept across `stream` calls.
+#[derive(Trace, JsLifetime)]
+#[rquickjs::class(rename = "TextDecoding")]
+pub(crate) struct Decoding {
+    #[qjs(skip_trace)]
+    encoding: &'static Encoding,
+    #[qjs(skip_trace)]
+    decoder: encoding_rs::Decoder,
+    fatal: bool,
+    ignore_bom: bool,
+}
+
+#[rquickjs::methods]
+impl Decoding {
+    /// Decodes the next bytes (the last ones unless `stream`): the text, or undefined when
+    /// `fatal` and the bytes are malformed (the state then starts over).
+    pub fn decode(&mut self, bytes: TypedArray<'_, u8>, stream: bool) -> Option<String> {
+        // SAFETY: the bytes are decoded before any JavaScript runs again.
+        let input = unsafe { bytes.as_bytes() }.unwrap_or_default().to_vec();
+        let last = !stream;
+        let capacity = self
+            .decoder
+            .max_utf8_buffer_length(input.len())
+            .unwrap_or(usize::MAX / 2);
+        let mut out = String::with_capacity(capacity);
+        let ok = if self.fatal {
+            let (result, _) = self
+                .decoder
+                .decode_to_string_without_replacement(&input, &mut out, last);
+            !matches!(result, DecoderResult::Malformed(..))
+        } else {
+            let _ = self.decoder.decode_to_string(&input, &mut out, last);
+            true
+        };
+        if last || !ok {
+            self.decoder = new_decoder(self.encoding, self.ignore_bom);
+        }
+        ok.then_some(out)
+    }
+}
+
+fn new_decoder(encoding: &'static Encoding, ignore_bom: bool) -> encoding_rs::Decoder {
+    if ignore_bom {
+        encoding.new_decoder_without_bom_handling()
+    } else {
+        encoding.new_decoder_with_bom_removal()
+    }
+}
+
+/// The encoding a label names (the Encoding Standard's table), except `replacement`.
+fn encoding_for(label: &str) -> Option<&'static Encoding> {
+    Encoding::for_label(label.as_bytes()).filter(|e| *e != encoding_rs::REPLACEMENT)
+}
+
 pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
+    // label -> the encoding's name (lower case, as TextDecoder.encoding), or undefined.
+    natives.set(
+        "encodingName",
+        Function::new(ctx.clone(), |label: String| -> Option<String> {
+            encoding_for(&label).map(|e| e.name().to_ascii_lowercase())
+        })?,
+    )?;
+    // (label, fatal, ignoreBOM) -> a Decoding, or undefined for an unknown label.
+    natives.set(
+        "decoding",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>,
+             label: String,
+             fatal: bool,
+             ignore_bom: bool|
+             -> rquickjs::Result<Option<Class<'js, Decoding>>> {
+                let Some(encoding) = encoding_for(&label) else {
+                    return Ok(None);
+                };
+                let decoding = Decoding {
+                    encoding,
+                    decoder: new_decoder(encoding, ignore_bom),
+                    fatal,
+                    ignore_bom,
+                };
+                Class::instance(ctx, decoding).map(Some)
+            },
+        )?,
+    )?;
     natives.set(
         "utf8Encode",
         Function::new(ctx.clone(), |ctx: Ctx<'js>, Usv(text): Usv| {

@@ -213,6 +213,7 @@
   };
 
   const bytesStream = (bytes) => new (streamsOf().ReadableStream)({
+    type: "bytes",
     start(c) { if (bytes.length) c.enqueue(bytes); c.close(); },
   });
 

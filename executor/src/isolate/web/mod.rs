@@ -3,8 +3,9 @@
 //! compression, the Workers-only globals, `Intl`, `structuredClone` and the worker scope).
 //!
 //! Each concept is a JavaScript source (glue) over a few Rust functions where correctness or
-//! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, hashes on
-//! RustCrypto, randomness on `getrandom`, base64 and UTF-8, gzip and deflate on zlib, HTMLRewriter on lol_html, `Intl` on
+//! speed matters (URL parsing and URLPattern on the `url` and `urlpattern` crates, WebCrypto's
+//! algorithms on RustCrypto, randomness on `getrandom`, base64 and UTF-8, the Encoding
+//! Standard's other encodings on `encoding_rs`, gzip and deflate on zlib, HTMLRewriter on lol_html, `Intl` on
 //! ICU4X's compiled CLDR data and the IANA time zone database bundled by `jiff`). [`install`]
 //! runs only a small installer: every global is an accessor that evaluates its concept's source the first time
 //! a program touches it, then becomes an ordinary data property. So a context that uses no
@@ -189,6 +190,7 @@ pub(crate) fn class_prototypes(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<&'static s
     let mut made = intl::class_prototypes(ctx)?;
     made.push(prototype_of::<compression::Codec>(ctx)?);
     made.push(prototype_of::<html::Rewriter>(ctx)?);
+    made.push(prototype_of::<encoding::Decoding>(ctx)?);
     Ok(made)
 }
 

@@ -63,7 +63,8 @@
   const process = {
     nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
     env: {},
-    exit(code) { throw new Error(`process.exit(${code === undefined ? "" : code}) is not supported in this sandbox.`); },
+    // workerd cancels the request; here the run fails with workerd's text.
+    exit(code) { throw new Error(`The Node.js process.exit(${code === undefined ? "" : code}) API was called. Canceling the request.`); },
     getBuiltinModule(name) { void name; return undefined; },
     platform: "linux",
     features: {

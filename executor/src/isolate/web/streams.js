@@ -1,5 +1,5 @@
 // Streams: ReadableStream (default readers, async iteration, tee, pipes), WritableStream,
-// TransformStream and the queuing strategies. A compact model of the standard: enough for
+// TransformStream and the queuing strategies; byte streams with BYOB readers. A compact model of the standard: enough for
 // bodies and for the stream programs models write, not byte-exact backpressure.
 (function (native, use) {
   "use strict";
@@ -73,7 +73,11 @@
         pulling: false, closeRequested: false, storedError: undefined,
         hwm: strategy && strategy.highWaterMark !== undefined ? Number(strategy.highWaterMark) : 1,
       };
-      s.controller = new ReadableStreamDefaultController(creating, s);
+      const type = s.source.type;
+      if (type !== undefined && String(type) !== "bytes") throw new TypeError(`"${type}" is not a valid type of ReadableStream.`);
+      s.bytes = type !== undefined;
+      if (s.bytes && !(strategy && strategy.highWaterMark !== undefined)) s.hwm = 0;
+      s.controller = s.bytes ? new ReadableByteStreamController(creating, s) : new ReadableStreamDefaultController(creating, s);
       streams.set(this, s);
       Promise.resolve()
         .then(() => typeof s.source.start === "function" ? s.source.start.call(s.source, s.controller) : undefined)
@@ -90,8 +94,10 @@
     }
     get locked() { return streams.get(this).reader !== null; }
     getReader(options) {
-      if (options && options.mode === "byob") throw new TypeError("BYOB readers are not supported in this sandbox.");
-      return new ReadableStreamDefaultReader(this);
+      const mode = options === undefined || options === null ? undefined : options.mode;
+      if (mode === undefined) return new ReadableStreamDefaultReader(this);
+      if (String(mode) !== "byob") throw new TypeError("mode must be undefined or 'byob' in call to getReader().");
+      return new ReadableStreamBYOBReader(this);
     }
     cancel(reason) {
       const s = streams.get(this);
@@ -206,11 +212,71 @@
     }
   }
   tag(ReadableStreamDefaultReader, "ReadableStreamDefaultReader");
-  class ReadableStreamBYOBReader { constructor() { throw new TypeError("BYOB readers are not supported in this sandbox."); } }
+  // A byte stream's controller: the default controller's queue, of byte views only. A BYOB read
+  // is served from that queue, so `byobRequest` is always null (a source that checks it
+  // enqueues instead).
+  class ReadableByteStreamController extends ReadableStreamDefaultController {
+    constructor(key, stream) { super(key, stream); }
+    get byobRequest() { return null; }
+    enqueue(chunk) {
+      if (!ArrayBuffer.isView(chunk)) throw new TypeError("This ReadableStream is being used as a byte stream, but received a value that is not an ArrayBufferView.");
+      if (chunk.byteLength === 0) throw new TypeError("Cannot enqueue a zero-length ArrayBuffer or ArrayBufferView.");
+      super.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength).slice());
+    }
+  }
+
+  // A BYOB reader: reads into the caller's view (its buffer is transferred, as the standard
+  // says), from the stream's queue of bytes; what does not fit waits for the next read.
+  class ReadableStreamBYOBReader {
+    #reader; #stream; #pending = null;
+    constructor(stream) {
+      const s = streams.get(stream);
+      if (s === undefined) throw new TypeError("Failed to construct 'ReadableStreamBYOBReader': parameter 1 is not a ReadableStream.");
+      if (!s.bytes && s.state === "readable") throw new TypeError("This ReadableStream does not support BYOB reads.");
+      this.#reader = new ReadableStreamDefaultReader(stream);
+      this.#stream = s;
+    }
+    get closed() { return this.#reader.closed; }
+    // The next queued bytes, without waiting; null when nothing is queued.
+    #take() {
+      if (this.#pending !== null) { const p = this.#pending; this.#pending = null; return p; }
+      const s = this.#stream;
+      if (s.queue.length === 0) return null;
+      const chunk = s.queue.shift();
+      if (s.closeRequested && s.queue.length === 0) finishClose(s);
+      return chunk;
+    }
+    async read(view, options) {
+      if (!ArrayBuffer.isView(view)) throw new TypeError("Failed to execute 'read' on 'ReadableStreamBYOBReader': parameter 1 is not of type 'ArrayBufferView'.");
+      if (view.byteLength === 0) throw new TypeError("You must call read() on a \"byob\" reader with a positive-sized TypedArray object.");
+      const element = view.BYTES_PER_ELEMENT || 1;
+      const min = (options && options.min !== undefined ? Number(options.min) : 1) * element;
+      const offset = view.byteOffset, length = view.byteLength, Kind = view.constructor;
+      const buffer = typeof view.buffer.transfer === "function" ? view.buffer.transfer() : view.buffer;
+      const target = new Uint8Array(buffer, offset, length);
+      let filled = 0, done = false;
+      const put = (chunk) => {
+        const take = Math.min(chunk.length, target.length - filled);
+        target.set(chunk.subarray(0, take), filled);
+        filled += take;
+        if (take < chunk.length) this.#pending = chunk.subarray(take);
+      };
+      for (;;) {
+        // What is queued now fills the view as far as it goes; past `min`, nothing is awaited.
+        for (let chunk = this.#take(); chunk !== null; chunk = filled < target.length ? this.#take() : null) put(chunk);
+        if (filled >= min && filled % element === 0) break;
+        const next = await this.#reader.read();
+        if (next.done) { done = true; break; }
+        put(next.value);
+      }
+      return { value: new Kind(buffer, offset, Math.floor(filled / element)), done: done && filled === 0 };
+    }
+    cancel(reason) { return this.#reader.cancel(reason); }
+    releaseLock() { this.#reader.releaseLock(); }
+  }
   tag(ReadableStreamBYOBReader, "ReadableStreamBYOBReader");
   class ReadableStreamBYOBRequest { constructor() { illegal(); } }
   tag(ReadableStreamBYOBRequest, "ReadableStreamBYOBRequest");
-  class ReadableByteStreamController { constructor() { illegal(); } }
   tag(ReadableByteStreamController, "ReadableByteStreamController");
 
   // WritableStream: writes run one at a time through the sink.
@@ -361,29 +427,23 @@
   }
   tag(TextEncoderStream, "TextEncoderStream");
   class TextDecoderStream extends TransformStream {
+    #encoding; #fatal; #ignoreBOM;
     constructor(label = "utf-8", options = {}) {
       const decoder = new (use("encoding").TextDecoder)(label, options);
-      let pending = new Uint8Array(0);
       super({
         transform(chunk, c) {
-          const b = use("encoding").bytesOf(chunk);
-          const all = new Uint8Array(pending.length + b.length);
-          all.set(pending); all.set(b, pending.length);
-          let end = all.length, back = 0;
-          while (back < 3 && end - back - 1 >= 0 && (all[end - back - 1] & 0xc0) === 0x80) back++;
-          const lead = end - back - 1;
-          if (lead >= 0) {
-            const need = all[lead] >= 0xf0 ? 4 : all[lead] >= 0xe0 ? 3 : all[lead] >= 0xc0 ? 2 : 1;
-            if (need > back + 1) end = lead;
-          }
-          pending = all.slice(end);
-          const text = decoder.decode(all.subarray(0, end));
+          const text = decoder.decode(use("encoding").bytesOf(chunk), { stream: true });
           if (text) c.enqueue(text);
         },
-        flush(c) { if (pending.length) c.enqueue(decoder.decode(pending)); },
+        flush(c) { const text = decoder.decode(); if (text) c.enqueue(text); },
       });
+      this.#encoding = decoder.encoding;
+      this.#fatal = decoder.fatal;
+      this.#ignoreBOM = decoder.ignoreBOM;
     }
-    get encoding() { return "utf-8"; }
+    get encoding() { return this.#encoding; }
+    get fatal() { return this.#fatal; }
+    get ignoreBOM() { return this.#ignoreBOM; }
   }
   tag(TextDecoderStream, "TextDecoderStream");
 
