@@ -478,7 +478,7 @@ pub async fn reference_cell(
     cell
 }
 
-/// Reads a `matrix.json` report back (the fields of `shared/design/case-format.md`; fields a
+/// Reads a `matrix.json` report back (the fields of `docs/case-format.md`; fields a
 /// merge does not need, such as `totals` and `transitions`, are left out and recomputed).
 pub fn from_report(report: &Value) -> Result<Matrix, String> {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
