@@ -1,5 +1,6 @@
-//! Running a catalogue on every column: ours in process, each reference column over HTTP,
-//! all cells judged the same way.
+//! Running a catalogue on every column: ours in process, each reference column over HTTP
+//! (`wrangler dev`, or a deployed worker), each remote column over the executor daemon's
+//! wire (one the harness starts, or one running elsewhere), all cells judged the same way.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
