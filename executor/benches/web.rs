@@ -6,7 +6,7 @@
 //! (the bound: under 1 ms); "every Web global touched" reads each lazily installed
 //! global once, which loads every concept's source.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bench_support::median;
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions, time_sandboxes};
@@ -36,11 +36,7 @@ const TOUCH_ALL: &str = r#"async () => {
 }"#;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = bench_support::runtime();
     let timings = time_sandboxes(1000).expect("sandboxes");
     let prepare = median(timings.iter().map(|t| t.0).collect());
     let dropped = median(timings.iter().map(|t| t.1).collect());
