@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bench_support::{Figures, median};
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{
     BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
@@ -31,18 +32,6 @@ fn request(code: &str) -> ExecuteRequest {
     }
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-/// `median … p99 …` of `samples`.
-fn spread(mut samples: Vec<Duration>) -> String {
-    samples.sort();
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
-    format!("median {:>10.1?}  p99 {:>10.1?}", at(0.5), at(0.99))
-}
-
 async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
     time_runs_apart(executor, label, code, runs, Duration::ZERO).await
 }
@@ -65,7 +54,7 @@ async fn time_runs_apart(
         samples.push(started.elapsed());
         assert!(outcome.error.is_none(), "{label}: {outcome:?}");
     }
-    println!("{label:<40} {}", spread(samples));
+    println!("{label:<40} {}", Figures::of(samples));
 }
 
 fn resident_mib() -> f64 {
@@ -79,11 +68,7 @@ fn resident_mib() -> f64 {
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = bench_support::runtime();
     runtime.block_on(async {
         let executor = Arc::new(IsolateExecutor::new(IsolateOptions::default()));
         // Warm up.
@@ -163,7 +148,7 @@ fn main() {
         println!(
             "{:<40} {} per batch of 64 ({:.0} runs/s at the median)",
             "pool throughput, 64 concurrent",
-            spread(samples),
+            Figures::of(samples),
             64.0 / batch.as_secs_f64()
         );
 

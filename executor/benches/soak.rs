@@ -150,11 +150,7 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(100_000);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = bench_support::runtime();
     let failed = runtime.block_on(soak(runs));
     if failed {
         std::process::exit(1);

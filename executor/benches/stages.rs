@@ -13,43 +13,12 @@
 //! apart, and prints both medians and p99, and the dialect's parse alone 3 ms after a run
 //! (its code cold, as a run finds it).
 
-use std::sync::Arc;
-
-use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, Tools};
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions, time_sandboxes};
-use codemode_executor::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
+use bench_support::{
+    Figures, ONE_TOOL_CALL as TOOL, TRIVIAL, dialect_tools, median, native_request,
 };
-
-struct One;
-
-impl Dispatch for One {
-    fn dispatch(&self, _call: ToolCall) -> BoxFuture<'static, Envelope> {
-        Box::pin(async { Envelope::Result(JsValue::Number(1.0)) })
-    }
-}
-
-fn native_request(code: &str) -> ExecuteRequest {
-    ExecuteRequest {
-        code: code.into(),
-        providers: vec![ProviderDescriptor {
-            name: "codemode".into(),
-            tools: vec!["echo".into()],
-            ..ProviderDescriptor::default()
-        }],
-        dispatch: Some(Arc::new(One)),
-        ..ExecuteRequest::default()
-    }
-}
-
-fn dialect_tools() -> Tools {
-    let echo: codemode_executor::dialect::ToolFn =
-        Arc::new(|_args| Box::pin(async { Ok(JsValue::Number(1.0)) }));
-    Tools::Providers(vec![Provider::new("codemode").tool("echo", echo)])
-}
-
-const TRIVIAL: &str = "async () => 1 + 1";
-const TOOL: &str = "async () => await codemode.echo(1)";
+use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
+use codemode_executor::isolate::{IsolateExecutor, IsolateOptions, time_sandboxes};
+use codemode_executor::protocol::Executor;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -61,11 +30,7 @@ fn main() {
         .collect();
     let mode = plain.first().copied().unwrap_or("trivial");
     let count: usize = plain.get(1).and_then(|c| c.parse().ok()).unwrap_or(200);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = bench_support::runtime_of(1);
     if mode == "sandboxes" {
         time_sandboxes(count).expect("sandboxes");
         println!("prepared and freed {count} sandboxes");
@@ -162,10 +127,9 @@ async fn wall(count: usize) {
             tokio::time::sleep(Duration::from_millis(3)).await;
         }
     }
-    cold.sort();
     println!(
         "normalize_code alone, 3 ms after a run        median {:>10.1?}",
-        cold[cold.len() / 2]
+        median(cold)
     );
     let labels = [
         "trivial, dialect",
@@ -173,12 +137,7 @@ async fn wall(count: usize) {
         "one tool call, dialect",
         "one tool call, native",
     ];
-    for (label, mut s) in labels.into_iter().zip(samples) {
-        s.sort();
-        println!(
-            "{label:<44} median {:>10.1?}  p99 {:>10.1?}",
-            s[s.len() / 2],
-            s[s.len() * 99 / 100]
-        );
+    for (label, s) in labels.into_iter().zip(samples) {
+        println!("{label:<44} {}", Figures::of(s));
     }
 }

@@ -3,18 +3,14 @@
 //! Run with `cargo bench -p codemode-executor --bench web`. "trivial program" runs in a fresh
 //! sandbox with every global installed and none touched (workers prepare the next sandbox
 //! while idle); "creating a sandbox" and "dropping a sandbox" time that preparation itself
-//! (the issue's bound: under 1 ms); "every Web global touched" reads each lazily installed
+//! (the bound: under 1 ms); "every Web global touched" reads each lazily installed
 //! global once, which loads every concept's source.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use bench_support::median;
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions, time_sandboxes};
 use codemode_executor::protocol::{ExecuteRequest, Executor};
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
     let mut samples = Vec::with_capacity(runs);
@@ -40,11 +36,7 @@ const TOUCH_ALL: &str = r#"async () => {
 }"#;
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = bench_support::runtime();
     let timings = time_sandboxes(1000).expect("sandboxes");
     let prepare = median(timings.iter().map(|t| t.0).collect());
     let dropped = median(timings.iter().map(|t| t.1).collect());

@@ -62,7 +62,8 @@
 //!
 //! # Layers
 //!
-//! Three layers, each knowing only the one beneath it:
+//! The native contract and three layers over it; each layer knows the contract and none
+//! knows another's insides:
 //!
 //! - [`protocol`]: the native contract any executor implements: the request, provider
 //!   descriptors, the dispatch callback and its envelope, the outcome with leveled logs, the
@@ -73,12 +74,16 @@
 //! - [`remote`] (the `remote` feature, on by default): [`remote::RemoteExecutor`], the same
 //!   contract served by a daemon over Cap'n Web, and [`remote::ExecutorServer`] that serves it.
 //!
+//! [`js_words`] holds the words JavaScript reserves, in the sets the dialect's name rules and
+//! the isolate's syntax-error texts read.
+//!
 //! The items a host needs first are re-exported here.
 
 #![warn(missing_docs)]
 
 pub mod dialect;
 pub mod isolate;
+pub mod js_words;
 pub mod protocol;
 #[cfg(feature = "remote")]
 pub mod remote;

@@ -28,7 +28,7 @@ fn result(value: JsValue, error: Option<&str>, logs: &[&str]) -> ExecuteResult {
     )
 }
 
-/// The three examples closing the design's "Output normalization" section.
+/// The three examples closing "Output normalization" in `docs/dialect.md`.
 #[tokio::test]
 async fn the_designs_three_examples_run_end_to_end() {
     let executor = executor();

@@ -26,7 +26,7 @@ fn the_repository_readme_shows_the_crate_readmes_doc_tested_example() {
 
 #[test]
 fn the_tool_and_its_provider_are_at_most_a_third_of_the_raw_version() {
-    // The raw version: a ToolFn matching JsValue trees, and a Provider spelling
+    // The raw version: a ToolFn matching JsValue trees, and a Provider spelling
     // every field: 16 lines.
     let example = host_example(include_str!("../README.md"));
     let typed: Vec<&str> = example

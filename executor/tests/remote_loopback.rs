@@ -1,6 +1,6 @@
 //! The daemon and the client in one process, on loopback: `CodemodeExecutor` over a
 //! `RemoteExecutor` answers as over the `IsolateExecutor` it serves, and the connection's
-//! states, codes and texts are the design's.
+//! states, codes and texts are those of `docs/dialect.md`.
 #![cfg(feature = "remote")]
 
 use std::collections::BTreeMap;

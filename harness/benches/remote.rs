@@ -11,17 +11,17 @@
 //! installs the reference toolchain if needed, and stops every process it started.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bench_support::{Figures, dialect_tools, scratch_catalogue};
 use codemode_compat::catalogue::load_dirs;
 use codemode_compat::sides::reference::{
     ReferenceSide, discover, ensure_installed, install_exit_guards,
 };
 use codemode_compat::sides::remote::daemon::{self, Daemon};
-use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, ToolFn, Tools};
+use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
 use codemode_executor::isolate::IsolateExecutor;
-use codemode_executor::protocol::{Executor, JsValue};
+use codemode_executor::protocol::Executor;
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
 
 /// Sequential rounds; each runs the reference once and each of ours `PER_ROUND` times.
@@ -32,52 +32,14 @@ const BATCH_ROUNDS: usize = 30;
 const BATCH: usize = 64;
 const WARMUP: usize = 10;
 
-const CATALOGUE: &str = r#"
-- id: bench/trivial
-  code: async () => 1 + 1
-  expect:
-    result: 2
-- id: bench/one-tool-call
-  code: async () => await codemode.echo(1)
-  providers:
-    - name: codemode
-      tools:
-        echo: {returns: 1}
-  expect:
-    result: 1
-"#;
-
-fn tools() -> Tools {
-    let echo: ToolFn = Arc::new(|_args| Box::pin(async { Ok(JsValue::Number(1.0)) }));
-    Tools::Providers(vec![Provider::new("codemode").tool("echo", echo)])
-}
-
-/// Median and p99 of a sample.
-struct Figures {
-    median: Duration,
-    p99: Duration,
-}
-
-fn figures(mut samples: Vec<Duration>) -> Figures {
-    samples.sort();
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    Figures {
-        median: at(0.5),
-        p99: at(0.99),
-    }
-}
-
-fn show(label: &str, f: &Figures) {
-    println!(
-        "  {label:<34} median {:>10.1?}   p99 {:>10.1?}",
-        f.median, f.p99
-    );
+fn show(label: &str, f: Figures) {
+    println!("  {label:<34} {f}");
 }
 
 async fn one<N: Executor>(executor: &CodemodeExecutor<N>, code: &str) -> Duration {
     let started = Instant::now();
     let result = executor
-        .execute(code, tools(), ExecuteOptions::default())
+        .execute(code, dialect_tools(), ExecuteOptions::default())
         .await
         .expect("runs");
     let elapsed = started.elapsed();
@@ -97,17 +59,11 @@ async fn batch<N: Executor>(
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
+    let runtime = bench_support::runtime();
     let _guard = runtime.enter();
     install_exit_guards(false);
 
-    let scratch = std::env::temp_dir().join(format!("remote-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("a scratch directory");
-    std::fs::write(scratch.join("bench.yaml"), CATALOGUE).expect("the bench catalogue");
+    let scratch = scratch_catalogue("remote-bench");
     let catalogue = load_dirs(std::slice::from_ref(&scratch)).expect("the bench catalogue loads");
 
     let binary = daemon::locate().expect("the daemon binary");
@@ -173,12 +129,15 @@ fn main() {
                 }
             }
         });
-        let (reference, in_process, over_wire) =
-            (figures(reference), figures(in_process), figures(over_wire));
+        let (reference, in_process, over_wire) = (
+            Figures::of(reference),
+            Figures::of(in_process),
+            Figures::of(over_wire),
+        );
         println!("{}", case.id);
-        show("reference (wrangler dev, HTTP)", &reference);
-        show("in-process (IsolateExecutor)", &in_process);
-        show("remote (daemon on loopback)", &over_wire);
+        show("reference (wrangler dev, HTTP)", reference);
+        show("in-process (IsolateExecutor)", in_process);
+        show("remote (daemon on loopback)", over_wire);
         println!(
             "  remote overhead per execution      median {:>10.1?}   ({:.0}x faster than the reference)",
             over_wire.median.saturating_sub(in_process.median),
@@ -201,11 +160,11 @@ fn main() {
             }
         }
     });
-    let per_run = |walls: Vec<Duration>| figures(walls).median / BATCH as u32;
+    let per_run = |walls: Vec<Duration>| Figures::of(walls).median / BATCH as u32;
     let (local_per_run, remote_per_run) = (per_run(in_process_walls), per_run(over_wire_walls));
     println!("bench/{BATCH}-concurrent one-tool-call runs (latency of each run in a batch)");
-    show("in-process (IsolateExecutor)", &figures(in_process));
-    show("remote (daemon on loopback)", &figures(over_wire));
+    show("in-process (IsolateExecutor)", Figures::of(in_process));
+    show("remote (daemon on loopback)", Figures::of(over_wire));
     println!(
         "  wall time per run                  in-process {local_per_run:>8.1?}   remote {remote_per_run:>8.1?}   overhead {:>8.1?}",
         remote_per_run.saturating_sub(local_per_run)

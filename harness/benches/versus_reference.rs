@@ -8,84 +8,27 @@
 //! reference toolchain if needed and stops its `wrangler dev` at the end.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use bench_support::{Figures, dialect_tools, native_request, scratch_catalogue};
 use codemode_compat::catalogue::load_dirs;
 use codemode_compat::sides::reference::{
     ReferenceSide, discover, ensure_installed, install_exit_guards,
 };
-use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, Tools};
+use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
 use codemode_executor::isolate::IsolateExecutor;
-use codemode_executor::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
-};
+use codemode_executor::protocol::Executor;
 
 const ROUNDS: usize = 200;
 const OURS_PER_ROUND: usize = 10;
 
-const CATALOGUE: &str = r#"
-- id: bench/trivial
-  code: async () => 1 + 1
-  expect:
-    result: 2
-- id: bench/one-tool-call
-  code: async () => await codemode.echo(1)
-  providers:
-    - name: codemode
-      tools:
-        echo: {returns: 1}
-  expect:
-    result: 1
-"#;
-
-struct One;
-
-impl Dispatch for One {
-    fn dispatch(&self, _call: ToolCall) -> BoxFuture<'static, Envelope> {
-        Box::pin(async { Envelope::Result(JsValue::Number(1.0)) })
-    }
-}
-
-/// The median and the 99th percentile of `samples`.
-fn median_p99(mut samples: Vec<Duration>) -> (Duration, Duration) {
-    samples.sort();
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
-    (at(0.5), at(0.99))
-}
-
-fn native_request(code: &str) -> ExecuteRequest {
-    ExecuteRequest {
-        code: code.into(),
-        providers: vec![ProviderDescriptor {
-            name: "codemode".into(),
-            tools: vec!["echo".into()],
-            ..ProviderDescriptor::default()
-        }],
-        dispatch: Some(Arc::new(One)),
-        ..ExecuteRequest::default()
-    }
-}
-
-fn dialect_tools() -> Tools {
-    let echo: codemode_executor::dialect::ToolFn =
-        Arc::new(|_args| Box::pin(async { Ok(JsValue::Number(1.0)) }));
-    Tools::Providers(vec![Provider::new("codemode").tool("echo", echo)])
-}
-
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
+    let runtime = bench_support::runtime();
     let _guard = runtime.enter();
     install_exit_guards(false);
 
-    let scratch = std::env::temp_dir().join(format!("versus-reference-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("a scratch directory");
-    std::fs::write(scratch.join("bench.yaml"), CATALOGUE).expect("the bench catalogue");
+    let scratch = scratch_catalogue("versus-reference");
     let catalogue = load_dirs(std::slice::from_ref(&scratch)).expect("the bench catalogue loads");
     let toolchain = ensure_installed(&root).expect("the reference toolchain");
     let column = discover(&toolchain)
@@ -146,20 +89,19 @@ fn main() {
                 }
             }
         });
-        let (reference, reference_p99) = median_p99(reference);
-        let (dialect_median, dialect_p99) = median_p99(ours_dialect);
-        let (native_median, native_p99) = median_p99(ours_native);
+        let reference = Figures::of(reference);
+        let dialect = Figures::of(ours_dialect);
+        let native = Figures::of(ours_native);
+        let faster = |ours: Figures| reference.median.as_secs_f64() / ours.median.as_secs_f64();
         println!("{}", case.id);
+        println!("  reference (wrangler dev, HTTP)   {reference}");
         println!(
-            "  reference (wrangler dev, HTTP)   median {reference:>10.1?}  p99 {reference_p99:>10.1?}"
+            "  ours, CodemodeExecutor           {dialect}  ({:.0}x faster)",
+            faster(dialect)
         );
         println!(
-            "  ours, CodemodeExecutor           median {dialect_median:>10.1?}  p99 {dialect_p99:>10.1?}  ({:.0}x faster)",
-            reference.as_secs_f64() / dialect_median.as_secs_f64()
-        );
-        println!(
-            "  ours, IsolateExecutor            median {native_median:>10.1?}  p99 {native_p99:>10.1?}  ({:.0}x faster)",
-            reference.as_secs_f64() / native_median.as_secs_f64()
+            "  ours, IsolateExecutor            {native}  ({:.0}x faster)",
+            faster(native)
         );
     }
     runtime.block_on(side.stop());

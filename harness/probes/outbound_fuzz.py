@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Randomized differential probe for outbound fetch (issue 13).
+"""Randomized differential probe for outbound fetch.
 
 Writes N random outbound cases (methods, request headers, body kinds, handler statuses,
 status texts, response headers, body kinds) into a scratch catalogue, runs them with

@@ -2,7 +2,7 @@
 //! outcomes a later run is measured against (see [`crate::transitions`]).
 //!
 //! A baseline is made from a `matrix.json` report (the contract of
-//! `shared/design/case-format.md`), so any report can be accepted, including one merged from
+//! `docs/case-format.md`), so any report can be accepted, including one merged from
 //! CI jobs. It keeps only what a comparison needs, no timings and no error messages (those
 //! vary from run to run), so that accepting an unchanged run leaves the file unchanged. An
 //! outcome longer than [`LARGE_OUTCOME_BYTES`] is kept as its digest (enough to tell that it

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::catalogue::Case;
 use crate::compare::{matches_expectation, pretty, render_diff};
 
-/// A cell's status (`shared/design/case-format.md`, "What passes").
+/// A cell's status (`docs/case-format.md`, "What passes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {

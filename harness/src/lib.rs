@@ -13,6 +13,7 @@ pub mod outbound;
 pub mod outcome;
 pub mod progress;
 pub mod report;
+pub mod sampling;
 pub mod shard;
 pub mod sides;
 pub mod surface;

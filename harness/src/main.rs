@@ -1,6 +1,9 @@
 //! `codemode-compat`: the command line. `matrix` runs the catalogue on every column and
-//! writes the reports; `eval` runs one program on every column and shows the outcomes side
-//! by side.
+//! writes the reports; `accept` makes a written report the baseline; `eval` runs one program
+//! on every column and shows the outcomes side by side; `columns` lists the published
+//! releases against the columns (and adds one); `bisect` runs one case across releases;
+//! `explore` runs generated programs and writes disagreements as cases; `test262` runs the
+//! conformance suite; `merge` joins per-column reports. `docs/harness.md` is the guide.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -14,6 +17,7 @@ use codemode_compat::compare::pretty;
 use codemode_compat::explore;
 use codemode_compat::matrix::{self, ExtraColumn, OURS, Settings};
 use codemode_compat::report;
+use codemode_compat::sampling::{SampledColumns, SamplingOptions};
 use codemode_compat::shard::Shard;
 use codemode_compat::sides::ours::OursSide;
 use codemode_compat::sides::reference::{
@@ -139,7 +143,7 @@ enum Command {
         concurrency: Option<usize>,
     },
     /// Run generated programs on the columns and write every disagreement as a case to
-    /// review, grouped by the shape of the difference (see the README, section explore).
+    /// review, grouped by the shape of the difference (see docs/harness.md, section explore).
     Explore {
         /// A shipped generator's name (mistakes) or the path of a generator file.
         #[arg(long)]
@@ -147,18 +151,11 @@ enum Command {
         /// How many programs to generate.
         #[arg(long, default_value_t = 2000)]
         count: usize,
-        /// The sampling seed: the same seed runs the same programs.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Columns, as for matrix; the first reference column decides what is expected.
-        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
-        columns: Vec<String>,
+        #[command(flatten)]
+        sampling: SamplingOptions,
         /// Where the catalogue (<generator>.yaml) and the summary (<generator>.md) go.
         #[arg(long, default_value = "results/explore")]
         out: PathBuf,
-        /// How many programs run at once.
-        #[arg(long, default_value_t = 8)]
-        concurrency: usize,
         /// Take the reference columns from an earlier run's <generator>.json (same generator,
         /// count and seed) instead of running them; only ours runs.
         #[arg(long, value_name = "FILE")]
@@ -166,7 +163,7 @@ enum Command {
     },
     /// Run tests of the ECMAScript conformance suite (a tc39/test262 checkout) on the columns
     /// and report per directory how many the reference passes and how many of those ours
-    /// passes (see the README, section test262).
+    /// passes (see docs/harness.md, section test262).
     Test262 {
         /// The test262 checkout's root (holds harness/ and test/).
         #[arg(long)]
@@ -178,18 +175,11 @@ enum Command {
         /// Run N of each filter's runnable tests, drawn with --seed.
         #[arg(long, value_name = "N")]
         sample: Option<usize>,
-        /// The sampling seed: the same seed runs the same tests.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Columns, as for matrix; the first reference column decides what passes.
-        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
-        columns: Vec<String>,
+        #[command(flatten)]
+        sampling: SamplingOptions,
         /// Where test262.json and test262.txt go.
         #[arg(long, default_value = "results/test262")]
         out: PathBuf,
-        /// How many tests run at once.
-        #[arg(long, default_value_t = 8)]
-        concurrency: usize,
     },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
@@ -277,10 +267,13 @@ fn main() -> ExitCode {
             Command::Explore {
                 generator,
                 count,
-                seed,
-                columns,
+                sampling:
+                    SamplingOptions {
+                        seed,
+                        columns,
+                        concurrency,
+                    },
                 out,
-                concurrency,
                 recorded,
             } => {
                 // The generator is checked before any column is set up.
@@ -309,18 +302,25 @@ fn main() -> ExitCode {
                 };
                 let (ours, references, toolchain) =
                     local_columns(&root, &columns, "explore").await?;
-                explore::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
-                    .await?;
+                let columns = SampledColumns {
+                    ours,
+                    references,
+                    toolchain,
+                };
+                explore::cli::run(&root, request, columns, &absolute(out)?).await?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Test262 {
                 dir,
                 filters,
                 sample,
-                seed,
-                columns,
+                sampling:
+                    SamplingOptions {
+                        seed,
+                        columns,
+                        concurrency,
+                    },
                 out,
-                concurrency,
             } => {
                 // The suite and the filters are checked before any column is set up.
                 let request = test262::cli::request(
@@ -333,8 +333,12 @@ fn main() -> ExitCode {
                 )?;
                 let (ours, references, toolchain) =
                     local_columns(&root, &columns, "test262").await?;
-                test262::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
-                    .await?;
+                let columns = SampledColumns {
+                    ours,
+                    references,
+                    toolchain,
+                };
+                test262::cli::run(&root, request, columns, &absolute(out)?).await?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Merge { reports, out } => {

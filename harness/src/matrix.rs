@@ -1,5 +1,6 @@
-//! Running a catalogue on every column: ours in process, each reference column over HTTP,
-//! all cells judged the same way.
+//! Running a catalogue on every column: ours in process, each reference column over HTTP
+//! (`wrangler dev`, or a deployed worker), each remote column over the executor daemon's
+//! wire (one the harness starts, or one running elsewhere), all cells judged the same way.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -476,7 +477,7 @@ pub async fn reference_cell(
     cell
 }
 
-/// Reads a `matrix.json` report back (the fields of `shared/design/case-format.md`; fields a
+/// Reads a `matrix.json` report back (the fields of `docs/case-format.md`; fields a
 /// merge does not need, such as `totals` and `transitions`, are left out and recomputed).
 pub fn from_report(report: &Value) -> Result<Matrix, String> {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);

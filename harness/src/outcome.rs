@@ -1,5 +1,5 @@
 //! Outcomes, normalized: each side's outcome brought to one JSON object before anything is
-//! compared (`shared/design/case-format.md`, "Outcome, normalized").
+//! compared (`docs/case-format.md`, "The outcome, normalized").
 //!
 //! The object's keys, in order: `result` (absent when `undefined`), `error`, `logs` (always),
 //! `calls` (always), `threw` (when `execute()` itself rejected). Values are the JSON

@@ -1,6 +1,6 @@
 //! Differential proof of the dialect's pure parts: upstream's own `normalizeCode` and
 //! `sanitizeToolName` (from `reference-worker/node_modules/@cloudflare/codemode`, run under
-//! Node by `reference-worker/tools/pure-parts.mjs`) against ours, over the design's tables and
+//! Node by `reference-worker/tools/pure-parts.mjs`) against ours, over the tables of `docs/dialect.md` and
 //! a few thousand generated inputs with a fixed seed.
 //!
 //! Every difference fails the test, except the one deliberate, documented difference:
@@ -21,6 +21,7 @@ use std::process::{Command, Stdio};
 
 use codemode_executor::dialect::normalize::{js_trim, strip_code_fences};
 use codemode_executor::dialect::{normalize_code, sanitize_tool_name};
+use codemode_executor::js_words;
 use codemode_executor::protocol::separate_imports;
 use serde_json::{Value, json};
 
@@ -515,83 +516,21 @@ const TOOL_CHARS: &[&str] = &[
     "\u{200D}",
 ];
 
-const WORDS: &[&str] = &[
-    "abstract",
-    "arguments",
-    "await",
-    "boolean",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "eval",
-    "export",
-    "extends",
-    "false",
-    "final",
-    "finally",
-    "float",
-    "for",
-    "function",
-    "goto",
-    "if",
-    "implements",
-    "import",
-    "in",
-    "instanceof",
-    "int",
-    "interface",
-    "let",
-    "long",
-    "native",
-    "new",
-    "null",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "short",
-    "static",
-    "super",
-    "switch",
-    "synchronized",
-    "this",
-    "throw",
-    "throws",
-    "transient",
-    "true",
-    "try",
-    "typeof",
-    "undefined",
-    "var",
-    "void",
-    "volatile",
-    "while",
-    "with",
-    "yield",
-    "async",
-    "of",
-    "get",
-    "Delete",
-    "NaN",
-];
+/// Words a generated tool name is built around: every set of JavaScript's reserved words
+/// (upstream's `sanitizeToolName` is the judge of each) and a few near misses.
+const WORDS: [&str; 70] = js_words::concat(&[
+    &js_words::KEYWORDS,
+    &js_words::MODULE_RESERVED,
+    &js_words::STRICT_RESERVED,
+    &js_words::OLD_FUTURE_RESERVED,
+    &js_words::RESTRICTED,
+    &["undefined", "async", "of", "get", "Delete", "NaN"],
+]);
 
 fn generated_tool_name(rng: &mut Rng) -> String {
     match rng.below(4) {
         0 => {
-            let word = rng.pick(WORDS);
+            let word = rng.pick(&WORDS);
             let prefix = rng.pick(&["", "", "-", ".", "1", " ", "é"]);
             let suffix = rng.pick(&["", "", "-", "!", "🔍"]);
             format!("{prefix}{word}{suffix}")

@@ -72,6 +72,7 @@ fn install_chromium() -> Result<(), String> {
     const WHAT: &str = "the HTML report test needs Chromium: install Debian's `chromium` \
                         package (`apt-get install -y chromium`) or set CHROMIUM to a Chromium \
                         binary";
+    // SAFETY: `geteuid` takes nothing, touches no memory of ours and cannot fail.
     let root = unsafe { libc::geteuid() } == 0;
     let apt = Path::new("/usr/bin/apt-get").is_file();
     if !root || !apt {

@@ -1,7 +1,7 @@
 // The case's outbound behaviour (`options.outbound`), served to the sandbox's fetch() as the
 // executor's `globalOutbound`. Never the network: every request the sandbox makes lands here.
 //
-// Described handlers (see cases/README.md, "Format extensions"):
+// Described handlers (see docs/case-format.md, "Extensions"):
 //   "blocked"                                        no globalOutbound (upstream's default)
 //   {respond: {status, status_text?, headers?, body?}}  answers that response; body a string or
 //                                                    a `$<Type>` binary value (tools.js)

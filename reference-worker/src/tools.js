@@ -3,7 +3,7 @@
 // recorded through `record(tool, args)` on arrival, before the behaviour runs
 // (and before any delay_ms).
 //
-// Behaviours (see /work/shared/design/case-format.md):
+// Behaviours (see docs/case-format.md, "Tool behaviours"):
 //   {returns: V}                     resolves with V
 //   {returns_seq: [V1, V2, ...]}     n-th call -> n-th value, the last repeats (count per tool per request)
 //   {echo: "args"}                   resolves with the argument array

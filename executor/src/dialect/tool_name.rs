@@ -5,77 +5,20 @@
 //! output, so the handler must look calls up under exactly that identifier, and hosts surface
 //! the collision text to their model and operators verbatim.
 
+use crate::js_words;
+
 /// Every word `sanitize_tool_name` suffixes with `_`: every ECMAScript edition's reserved
 /// words (the ES1 to ES3 future-reserved words included), the strict-mode restricted names
 /// `arguments` and `eval`, and `undefined`. Word for word the reference's `JS_RESERVED`
 /// (65 words), so the identifier the model was shown is the one the handler looks up.
-pub const TOOL_NAME_RESERVED_WORDS: [&str; 65] = [
-    "abstract",
-    "arguments",
-    "await",
-    "boolean",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "eval",
-    "export",
-    "extends",
-    "false",
-    "final",
-    "finally",
-    "float",
-    "for",
-    "function",
-    "goto",
-    "if",
-    "implements",
-    "import",
-    "in",
-    "instanceof",
-    "int",
-    "interface",
-    "let",
-    "long",
-    "native",
-    "new",
-    "null",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "short",
-    "static",
-    "super",
-    "switch",
-    "synchronized",
-    "this",
-    "throw",
-    "throws",
-    "transient",
-    "true",
-    "try",
-    "typeof",
-    "undefined",
-    "var",
-    "void",
-    "volatile",
-    "while",
-    "with",
-    "yield",
-];
+pub const TOOL_NAME_RESERVED_WORDS: [&str; 65] = js_words::concat(&[
+    &js_words::KEYWORDS,
+    &js_words::MODULE_RESERVED,
+    &js_words::STRICT_RESERVED,
+    &js_words::OLD_FUTURE_RESERVED,
+    &js_words::RESTRICTED,
+    &["undefined"],
+]);
 
 /// `true` for the characters JavaScript's `\s` matches (and `String.prototype.trim`
 /// removes): the `WhiteSpace` and `LineTerminator` productions.

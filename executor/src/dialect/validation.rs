@@ -6,6 +6,7 @@
 //! worker fails to start with a syntax error instead.
 
 use super::tool_name::{detect_sanitize_collision, js_property_order};
+use crate::js_words;
 
 /// The names the reference's generated worker already binds in the entry scope (its 16
 /// reserved names, 0.4.0 on). A provider or connector by one of these names is refused.
@@ -29,60 +30,15 @@ pub const RESERVED_NAMES: [&str; 16] = [
 ];
 
 /// The words a namespace binding cannot be named in the sandbox's module (strict) code: the
-/// language's reserved words, the strict-mode ones and `await` among them, plus `async`,
-/// `eval` and `arguments`. This check is the deliberate superset (see the module docs).
-pub const JAVASCRIPT_RESERVED_WORDS: [&str; 47] = [
-    "await",
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
-    "implements",
-    "interface",
-    "let",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "static",
-    "async",
-];
-
-/// Extra words refused with the same text (kept apart so the list above stays the language's).
-const RESTRICTED_NAMES: [&str; 2] = ["eval", "arguments"];
+/// language's reserved words, the strict-mode ones and `await` among them, plus `async`.
+/// With `eval` and `arguments` ([`js_words::RESTRICTED`], refused with the same text) this
+/// check is the deliberate superset (see the module docs).
+pub const JAVASCRIPT_RESERVED_WORDS: [&str; 47] = js_words::concat(&[
+    &js_words::KEYWORDS,
+    &js_words::MODULE_RESERVED,
+    &js_words::STRICT_RESERVED,
+    &["async"],
+]);
 
 /// `true` where `name` matches the reference's `^[a-zA-Z_$][a-zA-Z0-9_$]*$` (ASCII only).
 pub fn is_valid_identifier(name: &str) -> bool {
@@ -93,7 +49,7 @@ pub fn is_valid_identifier(name: &str) -> bool {
 
 /// `true` for a word in [`JAVASCRIPT_RESERVED_WORDS`], `eval` or `arguments`.
 pub fn is_javascript_reserved_word(name: &str) -> bool {
-    JAVASCRIPT_RESERVED_WORDS.contains(&name) || RESTRICTED_NAMES.contains(&name)
+    JAVASCRIPT_RESERVED_WORDS.contains(&name) || js_words::RESTRICTED.contains(&name)
 }
 
 /// A provider, as validation sees it: its name and its raw tool names in declaration order.

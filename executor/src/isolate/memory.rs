@@ -229,6 +229,7 @@ mod tests {
         let (mut budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         let unlimited = budget.alloc(1 << 20);
         assert!(!unlimited.is_null(), "unlimited until the run sets a limit");
+        // SAFETY: `unlimited` came from this budget's `alloc` and is freed once.
         unsafe { budget.dealloc(unlimited) };
         meter.set_limit(4096);
         let small = budget.alloc(1024);
@@ -242,6 +243,7 @@ mod tests {
             "the reserve serves after the refusal"
         );
         assert!(budget.alloc(RESERVE_BYTES * 2).is_null());
+        // SAFETY: both blocks came from this budget's `alloc` and are freed once.
         unsafe {
             budget.dealloc(small);
             budget.dealloc(error_object);
@@ -267,6 +269,7 @@ mod tests {
         );
         meter.release_host(2048);
         assert_eq!(meter.host_used(), 0);
+        // SAFETY: `ptr` came from this budget's `alloc` and is freed once.
         unsafe { budget.dealloc(ptr) };
     }
 
@@ -278,6 +281,8 @@ mod tests {
         assert!(!meter.exhausted());
         assert!(budget.alloc(4 << 20).is_null(), "past the region's end");
         assert!(meter.exhausted(), "the run ends out of memory");
+        // SAFETY: `small` came from this budget's `alloc`; the refused `realloc` leaves it
+        // valid, and it is freed once.
         unsafe {
             let grown = budget.realloc(small, 8 << 20);
             assert!(grown.is_null(), "a growth past the region is refused too");
@@ -298,11 +303,14 @@ mod tests {
         let (mut budget, meter, _region) = Budget::new(64 << 20).expect("a region");
         meter.set_limit(4096);
         let ptr = budget.alloc(1000);
+        // SAFETY: `ptr` came from this budget's `alloc` and is not used after the `realloc`.
         let grown = unsafe { budget.realloc(ptr, 3000) };
         assert!(!grown.is_null());
+        // SAFETY: `grown` is live (not null, checked) and not used after the `realloc`.
         let shrunk = unsafe { budget.realloc(grown, 100) };
         assert!(!shrunk.is_null());
         assert!(budget.used() < 1000);
+        // SAFETY: `shrunk` is live and freed once.
         unsafe { budget.dealloc(shrunk) };
         assert!(!meter.exhausted());
     }

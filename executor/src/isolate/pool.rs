@@ -15,7 +15,7 @@
 //! that work (or the caller) needs. (An earlier try let an idle worker look while the other
 //! refilled its stock; on two cores back-to-back runs then took 2.5 times longer.)
 //!
-//! Where the microseconds of a run go (see the README's Benchmarks section): preparing a
+//! Where the microseconds of a run go (see `docs/performance.md`): preparing a
 //! sandbox costs several times what a trivial run does, restoring one a copy of its image;
 //! both stay off the run's path: a run waits for neither unless the stock is empty (then it
 //! waits for a restore before a preparation).

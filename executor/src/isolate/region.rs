@@ -323,8 +323,12 @@ mod tests {
             );
             assert_eq!(at % 16, 0, "16-aligned");
         }
+        // SAFETY: `a` is a live block of this region.
         assert_eq!(unsafe { Region::usable_size(a) }, 10);
+        // SAFETY: `b` is a live block of 100 bytes; every read is inside it.
         assert!((0..100).all(|i| unsafe { *b.add(i) } == 0), "calloc zeroes");
+        // SAFETY: `a` (10 bytes) and `b` are live blocks of this region; the writes stay
+        // inside `a`, `a` is not used after its `realloc`, and each block is freed once.
         unsafe {
             a.write_bytes(7, 10);
             let grown = region.realloc(a, 5000);
@@ -349,18 +353,24 @@ mod tests {
     fn a_restored_image_is_the_range_as_it_was() {
         let region = Region::reserve(64 << 20).expect("address space");
         let kept = region.alloc(64);
+        // SAFETY: `kept` is a live block of 64 bytes.
         unsafe { kept.write_bytes(1, 64) };
         let image = region.capture();
         let mark = region.high_water();
         // A run: the kept block changed and freed, big blocks made past the mark.
+        // SAFETY: `kept` is a live block of 64 bytes, freed once here (the restore below
+        // brings back the allocator's state in which it is live again).
         unsafe {
             kept.write_bytes(2, 64);
             region.dealloc(kept);
         }
         let big = region.alloc(4 << 20);
+        // SAFETY: `big` is a live block of 4 MiB (not null: the range holds 64 MiB).
         unsafe { big.write_bytes(3, 4 << 20) };
         assert!(region.high_water() > mark + (4 << 20));
         let past = region.high_water();
+        // SAFETY: nothing holds a pointer into the range that the restore would invalidate
+        // but `big`, which is not used again.
         unsafe { region.restore(&image) };
         assert_eq!(
             region.high_water(),
@@ -368,16 +378,19 @@ mod tests {
             "the allocator's state is the image's"
         );
         assert!(
+            // SAFETY: the restored image holds `kept` live again, 64 bytes.
             (0..64).all(|i| unsafe { *kept.add(i) } == 1),
             "the block is back"
         );
         let zeroed = (mark..past)
             .step_by(4096)
+            // SAFETY: every address read lies in the region's reserved, mapped range.
             .all(|at| unsafe { *(at as *const u8) } == 0);
         assert!(zeroed, "what the run used past the image reads zero");
         // The allocator goes on from the image's state: the kept block is still in use.
         let next = region.alloc(64);
         assert_ne!(next, kept);
+        // SAFETY: `kept` is live in the restored state and freed once.
         unsafe { region.dealloc(kept) };
     }
 }

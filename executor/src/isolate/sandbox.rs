@@ -9,7 +9,7 @@
 //! Once prepared, a sandbox's memory (its runtime's own [`Region`]) is imaged; after a run
 //! the image is written back over it ([`Sandbox::restored`]), which makes it, byte for
 //! byte, the sandbox it was before the run: the next run gets a sandbox as fresh as a newly
-//! prepared one for the price of a copy (see the README's "Restored sandboxes").
+//! prepared one for the price of a copy (see `docs/performance.md`, "How a run stays cheap").
 //!
 //! Guarantees: a sandbox serves one run at a time, and every run starts from the prepared
 //! state (a new sandbox, or one whose memory was restored from its image and whose host

@@ -5,6 +5,7 @@
 //! message the table does not know passes through unchanged.
 
 use super::call_site;
+use crate::js_words;
 
 /// Where a runtime error was raised: the source text of the file and the 1-based line and
 /// column QuickJS reported. Lets `not a function` name its callee as V8 does.
@@ -666,10 +667,11 @@ pub(super) fn translate_syntax_error(
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect();
         return match word.as_str() {
-            "await" | "enum" => "Unexpected reserved word".into(),
-            "let" | "static" | "yield" | "implements" | "interface" | "package" | "private"
-            | "protected" | "public" => "Unexpected strict mode reserved word".into(),
-            w if V8_KEYWORDS.contains(&w) => format!("Unexpected token '{w}'"),
+            w if js_words::MODULE_RESERVED.contains(&w) => "Unexpected reserved word".into(),
+            w if js_words::STRICT_RESERVED.contains(&w) => {
+                "Unexpected strict mode reserved word".into()
+            }
+            w if js_words::KEYWORDS.contains(&w) => format!("Unexpected token '{w}'"),
             w => format!("Unexpected identifier '{w}'"),
         };
     }
@@ -761,46 +763,8 @@ fn is_v8_syntax_text(message: &str) -> bool {
 
 /// Whether `word` is a keyword V8 reports as `Unexpected token '<word>'`.
 pub(super) fn is_v8_keyword(word: &str) -> bool {
-    V8_KEYWORDS.contains(&word)
+    js_words::KEYWORDS.contains(&word)
 }
-
-const V8_KEYWORDS: &[&str] = &[
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-];
 
 /// Longest first.
 const PUNCTUATORS: &[&str] = &[

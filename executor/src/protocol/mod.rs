@@ -46,7 +46,7 @@ pub trait Executor: Send + Sync {
 
     /// Releases whatever the executor holds (its pool, its sockets). Every later
     /// [`execute`](Executor::execute) fails: with [`Error::Disposed`](crate::Error::Disposed)
-    /// in process, and for a remote executor with the design's `CONNECTION_BROKEN` text
+    /// in process, and for a remote executor with the `CONNECTION_BROKEN` text
     /// `RemoteExecutor is closed`.
     fn dispose(&self) -> impl Future<Output = ()> + Send;
 }

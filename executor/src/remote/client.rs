@@ -62,7 +62,7 @@ impl Default for ConnectOptions {
 /// A native executor whose runs happen in an executor daemon (see [`super::ExecutorServer`]
 /// and the `codemode-executor serve` binary).
 ///
-/// Guarantees (the design's "Remote executor" section):
+/// Guarantees (`docs/dialect.md`, "The remote executor's texts"):
 /// - [`connect`](RemoteExecutor::connect) returns once the session is open and the version
 ///   handshake agreed (exact equality), so a refused connection (`CONNECTION_REJECTED`,
 ///   `Failed to open WebSocket to <url>`) or a version disagreement (`PROTOCOL_MISMATCH`)
@@ -74,7 +74,7 @@ impl Default for ConnectOptions {
 /// - a call broken in flight fails `CONNECTION_BROKEN` (retryable, `Executor connection broke
 ///   during execution`) and is never replayed, since a tool call is not idempotent;
 /// - after [`dispose`](Executor::dispose), every call fails `CONNECTION_BROKEN` with
-///   `RemoteExecutor is closed` (not [`Error::Disposed`]: the design's text wins);
+///   `RemoteExecutor is closed` (not [`Error::Disposed`]: the dialect's text wins);
 /// - errors the daemon sends are rebuilt from their code; unknown codes pass through.
 pub struct RemoteExecutor {
     inner: Arc<ClientInner>,

@@ -1,6 +1,6 @@
 //! The case catalogue: YAML files of cases, loaded, validated and located.
 //!
-//! The format is `shared/design/case-format.md`. Loading reports every problem of every file
+//! The format is `docs/case-format.md`. Loading reports every problem of every file
 //! at once, each with its file, line and column, and never half-loads a catalogue.
 
 mod behaviour;

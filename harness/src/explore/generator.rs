@@ -4,7 +4,7 @@
 //! catalogue's own formats. Loading checks everything a run would trip over, and names each
 //! problem by file, line and column, as the catalogue loader does.
 //!
-//! The format (documented for users in the README, section `explore`):
+//! The format (documented for users in `docs/harness.md`, section `explore`):
 //!
 //! ```yaml
 //! about: What the generator explores.          # optional

@@ -1,4 +1,4 @@
-//! `matrix.json`, as `shared/design/case-format.md` specifies it. Fields may be added; none
+//! `matrix.json`, as `docs/case-format.md` specifies it. Fields may be added; none
 //! may change meaning.
 //!
 //! Added fields: `rules` (the normalization rules applied to both sides), and, when the run

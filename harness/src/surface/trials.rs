@@ -18,7 +18,7 @@ use crate::catalogue::Case;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::ReferenceSide;
 
-/// The fewest reference globals ours must have with the same `typeof` (the bar).
+/// The fewest reference globals ours must have with the same `typeof` (the bar).
 pub const MIN_SAME_GLOBALS: usize = 120;
 
 /// The prefix of every surface trial.

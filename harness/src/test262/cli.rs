@@ -3,16 +3,11 @@
 //! progress on stderr, the summary printed.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use codemode_executor::isolate::IsolateExecutor;
 
 use super::select::{self, Filter, Sample};
 use super::{Request, command};
 use crate::error::Result;
-use crate::progress::Progress;
-use crate::sides::ours::OursSide;
-use crate::sides::reference::{ReferenceColumn, Toolchain};
+use crate::sampling::{self, SampledColumns};
 
 /// The request, with the suite's directory and every filter checked.
 pub fn request(
@@ -47,31 +42,11 @@ pub fn request(
 
 /// Runs `test262` as the command line asks and prints the summary and where the outputs
 /// went. Progress goes to stderr: a counter on a terminal, a line every 100 tests otherwise.
-pub async fn run(
-    root: &Path,
-    request: Request,
-    ours_column: bool,
-    references: Vec<ReferenceColumn>,
-    toolchain: Option<Toolchain>,
-    out: &Path,
-) -> Result<()> {
-    let ours = ours_column.then(|| Arc::new(OursSide::new(IsolateExecutor::default())));
-    let progress = Progress::on_stderr("tests");
-    let outcome = command(
-        root,
-        request,
-        ours.clone(),
-        references,
-        toolchain.as_ref(),
-        out,
-        &|done, total| progress.report(done, total),
-    )
-    .await;
-    progress.finish();
-    if let Some(ours) = ours {
-        ours.dispose().await;
-    }
-    let report = outcome?;
+pub async fn run(root: &Path, request: Request, columns: SampledColumns, out: &Path) -> Result<()> {
+    let report = sampling::in_process(columns, "tests", async |ours, refs, toolchain, progress| {
+        command(root, request, ours, refs, toolchain, out, progress).await
+    })
+    .await?;
     print!("{}", report.text());
     println!("\nJSON: {}", out.join("test262.json").display());
     println!("text: {}", out.join("test262.txt").display());

@@ -3,7 +3,7 @@
 //!
 //! A release line is a run of consecutive releases whose executors behave alike: the lines
 //! below were measured by reading every release's `dist/` and running probe programs on each
-//! under `wrangler dev` (`shared/research/upstream-versions.md`); `codemode-compat bisect`
+//! under `wrangler dev` (`docs/releases.md`); `codemode-compat bisect`
 //! proves a boundary case by case. A release no line lists has not been measured: it is
 //! flagged until a column runs it.
 
