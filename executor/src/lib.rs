@@ -78,6 +78,16 @@
 //! the isolate's syntax-error texts read.
 //!
 //! The items a host needs first are re-exported here.
+//!
+//! # The engine
+//!
+//! Programs run on QuickJS (quickjs-ng) through rquickjs 0.14, with a patch series that makes
+//! the engine word its errors as V8 does and lets a used sandbox be restored. The patched
+//! engine is its own crates, `codemode-quickjs-sys` (rquickjs-sys plus the series),
+//! `codemode-rquickjs-core`, `codemode-rquickjs-macro` and `codemode-rquickjs`, ordinary
+//! dependencies of this one: a host needs no `[patch]` to get the texts this crate's tests
+//! check. The patches and how they are reapplied live in the repository's `vendor/`
+//! directory (`vendor/README.md` there).
 
 #![warn(missing_docs)]
 

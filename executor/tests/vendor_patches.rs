@@ -1,7 +1,7 @@
-//! The engine the executor links is the published `rquickjs-sys` plus the patch series under
-//! `vendor/patches`, and nothing else: `vendor/apply-patches.sh --check` reverse-applies the
-//! series to a copy of the committed tree and compares every file with the recorded checksums
-//! of the pristine release.
+//! The engine the executor links is the published rquickjs crates plus the patches under
+//! `vendor/` (the engine series, and the forks' renames), and nothing else:
+//! `vendor/apply-patches.sh --check` reverse-applies each crate's patches to a copy of its
+//! committed tree and compares every file with the recorded checksums of the pristine release.
 
 use std::path::Path;
 use std::process::Command;
@@ -20,8 +20,15 @@ fn committed_engine_is_the_pristine_release_plus_the_patch_series() {
         output.status.success(),
         "vendor/apply-patches.sh --check failed:\n{stdout}{stderr}"
     );
-    assert!(
-        stdout.contains("vendor/rquickjs-sys is rquickjs-sys"),
-        "the check names what it verified: {stdout}"
-    );
+    for tree in [
+        "vendor/codemode-quickjs-sys is rquickjs-sys",
+        "vendor/codemode-rquickjs-core is rquickjs-core",
+        "vendor/codemode-rquickjs-macro is rquickjs-macro",
+        "vendor/codemode-rquickjs is rquickjs",
+    ] {
+        assert!(
+            stdout.contains(tree),
+            "the check names what it verified ({tree}): {stdout}"
+        );
+    }
 }

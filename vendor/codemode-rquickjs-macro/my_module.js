@@ -1,0 +1,3 @@
+export function foo(){
+  return 1 + 1
+}
