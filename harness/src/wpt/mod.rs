@@ -65,7 +65,7 @@ pub fn case_for(entry: &Entry, checkout: &Path) -> Case {
 
 /// Reads every requested file's entries; a file missing or not in WPT's shape is refused,
 /// naming it.
-pub fn read(request: &Request) -> Result<(Vec<(&'static str, Vec<(String, usize)>)>, Vec<Entry>)> {
+pub fn read(request: &Request) -> Result<(Box<report::Files>, Vec<Entry>)> {
     let mut files = Vec::new();
     let mut entries = Vec::new();
     for file in &request.files {
@@ -73,7 +73,7 @@ pub fn read(request: &Request) -> Result<(Vec<(&'static str, Vec<(String, usize)
         files.push((file.path, read.left_out));
         entries.extend(read.entries);
     }
-    Ok((files, entries))
+    Ok((files.into_boxed_slice(), entries))
 }
 
 /// Runs the entries on the columns and builds the report.

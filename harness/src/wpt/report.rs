@@ -22,6 +22,9 @@ use crate::error::{Error, Result};
 /// The name of our column.
 const OURS: &str = crate::matrix::OURS;
 
+/// Each file run, in report order: its path in the checkout and what it left out, by reason.
+pub type Files = [(&'static str, Vec<(String, usize)>)];
+
 /// One entry's verdict on one column.
 #[derive(Debug, Clone, Serialize)]
 pub struct ColumnVerdict {
@@ -133,7 +136,7 @@ pub fn build(
     command_line: String,
     checkout: String,
     columns: Vec<String>,
-    files: &[(&'static str, Vec<(String, usize)>)],
+    files: &Files,
     entries: &[Entry],
     outcomes: &[Vec<std::result::Result<Value, String>>],
 ) -> Report {
@@ -167,12 +170,10 @@ pub fn build(
             for ((_, right), verdict) in file.right.iter_mut().zip(&verdicts) {
                 *right += usize::from(verdict.pass);
             }
-            if let (Some(same), Some((_, d))) = (same, compared) {
-                if same {
-                    *file.ours_as_deciding.as_mut().expect("compared") += 1;
-                    if verdicts[d].pass {
-                        *file.ours_of_deciding_right.as_mut().expect("compared") += 1;
-                    }
+            if let (Some(true), Some((_, d))) = (same, compared) {
+                *file.ours_as_deciding.as_mut().expect("compared") += 1;
+                if verdicts[d].pass {
+                    *file.ours_of_deciding_right.as_mut().expect("compared") += 1;
                 }
             }
         }

@@ -388,7 +388,7 @@ fn program(kind: Kind, entry: &Value) -> Option<(String, String)> {
 /// A string value as it reads (its JSON for anything else), on one line.
 fn text(value: &Value) -> String {
     match value {
-        Value::String(s) => one_line(&js(&Value::String(s.clone())).trim_matches('"').to_string()),
+        Value::String(s) => one_line(js(&Value::String(s.clone())).trim_matches('"')),
         other => one_line(&js(other)),
     }
 }
