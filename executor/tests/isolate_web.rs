@@ -51,6 +51,41 @@ async fn url_and_search_params() {
 }
 
 #[tokio::test]
+async fn url_parses_and_sets_as_ada_does() {
+    // Drive letters, a space ending an opaque path, Punycode labels, IDNA.
+    assert_eq!(
+        text(r#"async () => ["file:///w|/m", "non-special:opaque  ?hi", "http://a.b.c.xn--pokxncvks/", "https://faß.example/"].map((s) => new URL(s).href).join(" ")"#).await,
+        "file:///w:/m non-special:opaque %20?hi http://a.b.c.xn--pokxncvks/ https://xn--fa-hia.example/"
+    );
+    // Setters: a whitespace port, `^` in a path, an `xn--` host, a new `href`, a refused one.
+    assert_eq!(
+        text(r#"async () => { const set = (href, field, value) => { const u = new URL(href); try { u[field] = value } catch (e) { return e.message } return u.href; }; return [set("https://domain.com:3000", "port", "\n\t"), set("a:/", "pathname", "^"), set("https://example.com/", "host", "xn--"), set("file:///var/log/system.log", "href", "http://0300.168.0xF0"), set("https://a.b/", "href", "nope")].join(" ") }"#).await,
+        "https://domain.com:3000/ a:/%5E https://xn--/ http://192.168.0.240/ Failed to set the 'href' property on 'URL': the provided value is not of type 'valid URL string'."
+    );
+    // A form body's bad UTF-8 is U+FFFD; serializing is the standard's.
+    assert_eq!(
+        text(r#"async () => JSON.stringify([[...new URLSearchParams("%FF=%41&a+b=%C2x")], new URLSearchParams([["a b", "é&=+"]]).toString()])"#).await,
+        r#"[[["�","A"],["a b","�x"]],"a+b=%C3%A9%26%3D%2B"]"#
+    );
+}
+
+#[tokio::test]
+async fn url_pattern_runs_its_regexps_on_the_engine() {
+    assert_eq!(
+        text(r#"async () => { const m = (f) => { try { return f() } catch (e) { return e.message } }; return JSON.stringify([
+            m(() => new URLPattern({pathname: "\uD83D \uDEB2"}).pathname),
+            m(() => new URLPattern("((?R)):")),
+            m(() => new URLPattern({pathname: "*{}**?"}).exec({pathname: "foobar"}).pathname.groups[1]),
+            m(() => new URLPattern({pathname: "/foo/([^\\/]+?)"}).hasRegExpGroups),
+            m(() => [new URLPattern({pathname: "/([[a-z]--a])"}).test({pathname: "/a"}), new URLPattern({pathname: "/([[a-z]--a])"}).test({pathname: "/z"})]),
+            m(() => new URLPattern({protocol: "foo-bar"}).test({protocol: "foo-bar"})),
+            m(() => new URLPattern({pathname: "/:a"}).test({}, "https://x")),
+        ]) }"#).await,
+        r#"["%EF%BF%BD%20%EF%BF%BD","Failed to construct URLPattern",null,false,[false,true],true,"Failed to test URLPattern"]"#
+    );
+}
+
+#[tokio::test]
 async fn url_pattern() {
     assert_eq!(
         text(r#"async () => { const p = new URLPattern({pathname: "/users/:id"}); return JSON.stringify([p.test("https://a.com/users/1"), p.exec("https://a.com/users/42").pathname.groups, p.pathname, p.protocol]) }"#).await,

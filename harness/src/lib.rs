@@ -20,5 +20,6 @@ pub mod surface;
 pub mod test262;
 pub mod tools;
 pub mod transitions;
+pub mod wpt;
 
 pub use error::{Error, Result};

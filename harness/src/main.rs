@@ -26,6 +26,7 @@ use codemode_compat::sides::reference::{
 };
 use codemode_compat::sides::remote::{RemoteColumn, RemoteSide};
 use codemode_compat::test262;
+use codemode_compat::wpt;
 use codemode_compat::{Error, Result};
 use codemode_executor::isolate::IsolateExecutor;
 use serde_json::Value;
@@ -180,6 +181,26 @@ enum Command {
         /// Where test262.json and test262.txt go.
         #[arg(long, default_value = "results/test262")]
         out: PathBuf,
+    },
+    /// Run the data-driven files of the Web Platform Tests (a web-platform-tests checkout) on
+    /// the columns, entry by entry, and report per file how many entries the reference answers
+    /// as WPT expects and how many of those ours answers as the reference (see docs/wpt.md).
+    Wpt {
+        /// The WPT checkout's root (holds url/, urlpattern/ and encoding/).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Run only the files whose path contains this text (repeatable). Default: every file.
+        #[arg(long = "file", value_name = "TEXT")]
+        files: Vec<String>,
+        /// Columns, as for matrix; the first reference column decides what ours is held to.
+        #[arg(long, value_delimiter = ',', default_value = "ours,reference@latest")]
+        columns: Vec<String>,
+        /// Where wpt.json, wpt.txt and wpt-candidates.yaml go.
+        #[arg(long, default_value = "results/wpt")]
+        out: PathBuf,
+        /// How many entries run at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
     },
     /// Merge matrix.json reports of runs on different columns (one CI job per column) into one
     /// report.
@@ -339,6 +360,20 @@ fn main() -> ExitCode {
                     toolchain,
                 };
                 test262::cli::run(&root, request, columns, &absolute(out)?).await?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Wpt {
+                dir,
+                files,
+                columns,
+                out,
+                concurrency,
+            } => {
+                // The checkout and the file selection are checked before any column is set up.
+                let request = wpt::cli::request(absolute(dir)?, &files, concurrency, &columns)?;
+                let (ours, references, toolchain) = local_columns(&root, &columns, "wpt").await?;
+                wpt::cli::run(&root, request, ours, references, toolchain, &absolute(out)?)
+                    .await?;
                 Ok(ExitCode::SUCCESS)
             }
             Command::Merge { reports, out } => {

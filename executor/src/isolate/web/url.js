@@ -1,4 +1,4 @@
-// URL, URLSearchParams and URLPattern over the `url` and `urlpattern` crates.
+// URL, URLSearchParams and URLPattern over ada (`ada-url`) and the `urlpattern` crate.
 (function (native, use) {
   "use strict";
   const define = Object.defineProperty;
@@ -117,48 +117,82 @@
   FIELDS.forEach((field, i) => {
     const descriptor = { configurable: true, enumerable: true, get() { return parts.get(this)[i]; } };
     if (field !== "origin") descriptor.set = function (value) {
-      if (field === "href" && native.urlParse(String(value)) == null) throw new TypeError("Invalid URL string.");
+      if (field === "href" && native.urlParse(String(value), undefined) == null) {
+        throw new TypeError("Failed to set the 'href' property on 'URL': the provided value is not of type 'valid URL string'.");
+      }
       setField(this, field, value, false);
     };
     define(URL.prototype, field, descriptor);
   });
   define(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
 
+  // URLPattern: the pattern is compiled by the `urlpattern` crate into one regexp per
+  // component, which the engine's own RegExp runs (as the standard asks, and as workerd's V8
+  // does); an input is brought to its eight components natively (a URL string by ada).
   const COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"];
   const patterns = new WeakMap();
-  const inputJson = (input) => {
-    if (typeof input === "string") return JSON.stringify(input);
-    if (input instanceof URL) return JSON.stringify(input.href);
-    const init = {};
-    for (const k of [...COMPONENTS, "baseURL"]) if (input[k] !== undefined) init[k] = String(input[k]);
-    return JSON.stringify(init);
+  const NativeRegExp = RegExp;
+  const regexpExec = RegExp.prototype.exec;
+  const usv = (value) => String(value).toWellFormed();
+  // A URLPatternInput: a dictionary (an object, or nothing) with its members read as
+  // USVStrings, or a string.
+  const patternInput = (input) => {
+    if (input === undefined || input === null || typeof input === "object" || typeof input === "function") {
+      const init = {};
+      if (input === undefined || input === null) return init;
+      for (const k of [...COMPONENTS, "baseURL"]) {
+        const v = input[k];
+        if (v !== undefined) init[k] = usv(v);
+      }
+      return init;
+    }
+    return usv(input);
+  };
+  // A component's regexp, with the flags the standard names (`v`, and `i` to ignore case).
+  // This engine's `v` mode refuses some atoms outside a class that the standard allows (`-`,
+  // `/`, `::`), so a source it refuses is compiled again in `u` mode, where those atoms mean
+  // the same; a source neither mode compiles is the constructor's TypeError.
+  const compile = (source, ignoreCase) => {
+    for (const flags of ignoreCase ? ["vi", "ui"] : ["v", "u"]) {
+      try {
+        return new NativeRegExp(source, flags);
+      } catch {}
+    }
+    throw new TypeError("Failed to construct URLPattern");
   };
   class URLPattern {
     constructor(input = {}, base, options) {
-      if (base !== undefined && typeof base === "object") { options = base; base = undefined; }
+      if (base !== undefined && base !== null && typeof base === "object") { options = base; base = undefined; }
       const ignoreCase = !!(options && options.ignoreCase);
-      const json = inputJson(input);
-      const baseText = base === undefined ? undefined : String(base);
-      const out = native.patternParse(json, baseText, ignoreCase);
-      if (out[0] === "!") throw new TypeError(out.slice(1));
-      patterns.set(this, { json, base: baseText, ignoreCase, components: JSON.parse(out) });
+      const out = native.patternParse(JSON.stringify(patternInput(input)), base === undefined ? undefined : usv(base), ignoreCase);
+      if (out[0] === "!") throw new TypeError("Failed to construct URLPattern");
+      const compiled = JSON.parse(out);
+      const regexps = compiled.components.map((c) => compile(c[1], ignoreCase));
+      patterns.set(this, { compiled, regexps });
     }
-    get hasRegExpGroups() { return patterns.get(this).components[8]; }
-    test(input = {}, base) { return this.exec(input, base) !== null; }
-    exec(input = {}, base) {
-      const p = patterns.get(this);
-      const out = native.patternExec(p.json, p.base, p.ignoreCase, inputJson(input), base === undefined ? undefined : String(base));
-      if (out[0] === "!") throw new TypeError(out.slice(1));
-      const result = JSON.parse(out);
-      if (result === null) return null;
-      for (const c of COMPONENTS) {
-        const groups = result[c].groups;
-        for (const k of Object.keys(groups)) if (groups[k] === null) groups[k] = undefined;
-      }
-      return result;
-    }
+    get hasRegExpGroups() { return patterns.get(this).compiled.hasRegExpGroups; }
+    test(input = {}, base) { return match(this, input, base, "test") !== null; }
+    exec(input = {}, base) { return match(this, input, base, "exec"); }
   }
-  COMPONENTS.forEach((c, i) => define(URLPattern.prototype, c, { configurable: true, enumerable: true, get() { return patterns.get(this).components[i]; } }));
+  const match = (pattern, input, base, method) => {
+    const { compiled, regexps } = patterns.get(pattern);
+    const value = patternInput(input);
+    const baseText = base === undefined ? undefined : usv(base);
+    const out = native.patternInput(JSON.stringify(value), baseText);
+    if (out[0] === "!") throw new TypeError(`Failed to ${method} URLPattern`);
+    const components = JSON.parse(out);
+    if (components === null) return null;
+    const result = { inputs: baseText === undefined ? [value] : [value, baseText] };
+    for (let i = 0; i < COMPONENTS.length; i++) {
+      const found = Reflect.apply(regexpExec, regexps[i], [components[i]]);
+      if (found === null) return null;
+      const groups = {};
+      compiled.components[i][2].forEach((name, j) => { groups[name] = found[j + 1]; });
+      result[COMPONENTS[i]] = { input: components[i], groups };
+    }
+    return result;
+  };
+  COMPONENTS.forEach((c, i) => define(URLPattern.prototype, c, { configurable: true, enumerable: true, get() { return patterns.get(this).compiled.components[i][0]; } }));
   define(URLPattern.prototype, Symbol.toStringTag, { value: "URLPattern", configurable: true });
 
   return { URL, URLSearchParams, URLPattern };

@@ -1,66 +1,61 @@
-//! URL parsing (`url`, the WHATWG URL standard), form encoding, and URLPattern
-//! (`urlpattern`), as functions `url.js` calls.
+//! URL parsing and its setters on ada (`ada-url`, the parser workerd links), form encoding,
+//! and URLPattern (`urlpattern`), as functions `url.js` calls.
+//!
+//! A form body's pairs are decoded by `url`'s `form_urlencoded`: ada decodes `%FF` into a byte
+//! that is not UTF-8 and the `ada-url` crate hands it out as a `&str` unchecked, where workerd
+//! turns the same bytes into a JavaScript string with U+FFFD for each bad sequence, which is
+//! what `form_urlencoded`'s lossy decoding gives. Serializing a list of pairs is ada's.
 
 use crate::isolate::text::Usv;
+use ada_url::{Url, UrlSearchParams};
 use rquickjs::{Ctx, Function, Object};
-use url::Url;
 use url::form_urlencoded;
 
 /// The fields of a parsed URL, in the order `url.js` reads them.
 fn parts(url: &Url) -> Vec<String> {
-    use url::quirks;
     vec![
-        quirks::href(url).to_string(),
-        quirks::origin(url),
-        quirks::protocol(url).to_string(),
-        quirks::username(url).to_string(),
-        quirks::password(url).to_string(),
-        quirks::host(url).to_string(),
-        quirks::hostname(url).to_string(),
-        quirks::port(url).to_string(),
-        quirks::pathname(url).to_string(),
-        quirks::search(url).to_string(),
-        quirks::hash(url).to_string(),
+        url.href().to_string(),
+        url.origin(),
+        url.protocol().to_string(),
+        url.username().to_string(),
+        url.password().to_string(),
+        url.host().to_string(),
+        url.hostname().to_string(),
+        url.port().to_string(),
+        url.pathname().to_string(),
+        url.search().to_string(),
+        url.hash().to_string(),
     ]
 }
 
 fn parse(href: &str, base: Option<&str>) -> Option<Url> {
-    match base {
-        Some(base) => Url::parse(base).ok()?.join(href).ok(),
-        None => Url::parse(href).ok(),
-    }
+    Url::parse(href, base).ok()
 }
 
-/// Applies one setter the way the URL standard does; an invalid value leaves the URL as it was.
-fn set(url: &mut Url, field: &str, value: &str) {
-    use url::quirks;
-    let _ = match field {
-        "href" => {
-            if let Ok(parsed) = Url::parse(value) {
-                *url = parsed;
-            }
-            Ok(())
-        }
-        "protocol" => quirks::set_protocol(url, value),
-        "username" => quirks::set_username(url, value),
-        "password" => quirks::set_password(url, value),
-        "host" => quirks::set_host(url, value),
-        "hostname" => quirks::set_hostname(url, value),
-        "port" => quirks::set_port(url, value),
-        "pathname" => {
-            quirks::set_pathname(url, value);
-            Ok(())
-        }
+/// Applies one setter the way the URL standard does; an invalid value leaves the URL as it
+/// was (`false` for `href`, whose setter throws instead).
+fn set(url: &mut Url, field: &str, value: &str) -> bool {
+    // A refused value leaves the URL as it was, so each setter's own refusal is not needed.
+    let _refused = match field {
+        "href" => return url.set_href(value).is_ok(),
+        "protocol" => url.set_protocol(value),
+        "username" => url.set_username(Some(value)),
+        "password" => url.set_password(Some(value)),
+        "host" => url.set_host(Some(value)),
+        "hostname" => url.set_hostname(Some(value)),
+        "port" => url.set_port(Some(value)),
+        "pathname" => url.set_pathname(Some(value)),
         "search" => {
-            quirks::set_search(url, value);
+            url.set_search(Some(value));
             Ok(())
         }
         "hash" => {
-            quirks::set_hash(url, value);
+            url.set_hash(Some(value));
             Ok(())
         }
         _ => Ok(()),
     };
+    true
 }
 
 pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::Result<()> {
@@ -75,15 +70,15 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
         Function::new(
             ctx.clone(),
             |href: String, field: String, Usv(value): Usv| {
-                let mut url = Url::parse(&href).ok()?;
-                set(&mut url, &field, &value);
-                Some(parts(&url))
+                let mut url = parse(&href, None)?;
+                set(&mut url, &field, &value).then(|| parts(&url))
             },
         )?,
     )?;
     natives.set(
         "formParse",
         Function::new(ctx.clone(), |Usv(text): Usv| {
+            // One leading `?` is not part of the body (as ada's own parser drops it).
             let text = text.strip_prefix('?').unwrap_or(&text);
             form_urlencoded::parse(text.as_bytes())
                 .flat_map(|(k, v)| [k.into_owned(), v.into_owned()])
@@ -93,13 +88,13 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
     natives.set(
         "formSerialize",
         Function::new(ctx.clone(), |flat: Vec<Usv>| {
-            let mut serializer = form_urlencoded::Serializer::new(String::new());
+            let mut params = UrlSearchParams::parse("").expect("an empty body parses");
             for pair in flat.chunks(2) {
                 if let [Usv(k), Usv(v)] = pair {
-                    serializer.append_pair(k, v);
+                    params.append(k, v);
                 }
             }
-            serializer.finish()
+            params.to_string()
         })?,
     )?;
     natives.set(
@@ -107,45 +102,19 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
         Function::new(
             ctx.clone(),
             |input: String, base: Option<Usv>, ignore_case: bool| {
-                flagged(
-                    pattern(&input, base.as_ref().map(|b| b.0.as_str()), ignore_case).map(
-                        |pattern| {
-                            serde_json::json!([
-                                pattern.protocol(),
-                                pattern.username(),
-                                pattern.password(),
-                                pattern.hostname(),
-                                pattern.port(),
-                                pattern.pathname(),
-                                pattern.search(),
-                                pattern.hash(),
-                                pattern.has_regexp_groups(),
-                            ])
-                            .to_string()
-                        },
-                    ),
-                )
+                flagged(pattern(
+                    &input,
+                    base.as_ref().map(|b| b.0.as_str()),
+                    ignore_case,
+                ))
             },
         )?,
     )?;
     natives.set(
-        "patternExec",
-        Function::new(
-            ctx.clone(),
-            |input: String,
-             base: Option<Usv>,
-             ignore_case: bool,
-             target: String,
-             target_base: Option<Usv>| {
-                flagged(exec(
-                    &input,
-                    base.as_ref().map(|b| b.0.as_str()),
-                    ignore_case,
-                    &target,
-                    target_base.as_ref().map(|b| b.0.as_str()),
-                ))
-            },
-        )?,
+        "patternInput",
+        Function::new(ctx.clone(), |input: String, base: Option<Usv>| {
+            flagged(match_input(&input, base.as_ref().map(|b| b.0.as_str())))
+        })?,
     )?;
     Ok(())
 }
@@ -155,54 +124,73 @@ fn flagged(result: Result<String, String>) -> String {
     result.unwrap_or_else(|e| format!("!{e}"))
 }
 
-/// Matches `target` against the pattern; the JSON of the match, or `null`.
-fn exec(
-    input: &str,
-    base: Option<&str>,
-    ignore_case: bool,
-    target: &str,
-    target_base: Option<&str>,
-) -> Result<String, String> {
-    let pattern = pattern(input, base, ignore_case)?;
-    let target: urlpattern::quirks::StringOrInit =
-        serde_json::from_str(target).map_err(|e| e.to_string())?;
-    let Some((matched, (first, second))) =
-        urlpattern::quirks::process_match_input(target, target_base).map_err(|e| e.to_string())?
-    else {
-        return Ok("null".into());
+/// Compiles a pattern from the JSON of a string or an init dictionary: the JSON of
+/// `{hasRegExpGroups, components: [[pattern string, regexp source, group names], …]}`, the
+/// components in `url.js`'s order. The regexps are compiled and run by `url.js` with the
+/// engine's own `RegExp` (flags `v`, and `i` to ignore case), as the standard asks.
+fn pattern(input: &str, base: Option<&str>, ignore_case: bool) -> Result<String, String> {
+    use urlpattern::quirks;
+    let input: quirks::StringOrInit = serde_json::from_str(input).map_err(|e| e.to_string())?;
+    let init = quirks::process_construct_pattern_input(input, base).map_err(|e| e.to_string())?;
+    let options = urlpattern::UrlPatternOptions {
+        regex_syntax: urlpattern::RegexSyntax::EcmaScript,
+        ignore_case,
     };
-    let Some(result) = pattern.exec(matched).map_err(|e| e.to_string())? else {
-        return Ok("null".into());
+    let pattern =
+        quirks::parse_pattern::<quirks::EcmaRegexp>(init, options).map_err(|e| e.to_string())?;
+    let component = |c: &quirks::UrlPatternComponent| {
+        serde_json::json!([c.pattern_string, c.regexp_string, c.group_name_list])
     };
-    let component = |c: &urlpattern::UrlPatternComponentResult| serde_json::json!({ "input": c.input, "groups": c.groups });
-    let mut inputs = vec![serde_json::to_value(first).unwrap_or_default()];
-    if let Some(second) = second {
-        inputs.push(second.into());
-    }
     Ok(serde_json::json!({
-        "inputs": inputs,
-        "protocol": component(&result.protocol),
-        "username": component(&result.username),
-        "password": component(&result.password),
-        "hostname": component(&result.hostname),
-        "port": component(&result.port),
-        "pathname": component(&result.pathname),
-        "search": component(&result.search),
-        "hash": component(&result.hash),
+        "hasRegExpGroups": pattern.has_regexp_groups,
+        "components": [
+            component(&pattern.protocol),
+            component(&pattern.username),
+            component(&pattern.password),
+            component(&pattern.hostname),
+            component(&pattern.port),
+            component(&pattern.pathname),
+            component(&pattern.search),
+            component(&pattern.hash),
+        ],
     })
     .to_string())
 }
 
-/// Builds a pattern from the JSON of a string or an init dictionary.
-fn pattern(
-    input: &str,
-    base: Option<&str>,
-    ignore_case: bool,
-) -> Result<urlpattern::UrlPattern, String> {
-    let input: urlpattern::quirks::StringOrInit =
-        serde_json::from_str(input).map_err(|e| e.to_string())?;
-    let init = urlpattern::quirks::process_construct_pattern_input(input, base)
-        .map_err(|e| e.to_string())?;
-    urlpattern::UrlPattern::parse(init, urlpattern::UrlPatternOptions { ignore_case })
-        .map_err(|e| e.to_string())
+/// The components a match input is matched on, from the JSON of a string (a URL, parsed by
+/// ada against `base`) or an init dictionary (processed as the URLPattern standard says):
+/// the JSON of the eight strings in `url.js`'s order, or `null` where the input is no URL.
+fn match_input(input: &str, base: Option<&str>) -> Result<String, String> {
+    use urlpattern::quirks;
+    let input: quirks::StringOrInit = serde_json::from_str(input).map_err(|e| e.to_string())?;
+    let components = match input {
+        quirks::StringOrInit::String(href) => parse(&href, base).map(|url| {
+            let protocol = url.protocol();
+            vec![
+                protocol.strip_suffix(':').unwrap_or(protocol).to_string(),
+                url.username().to_string(),
+                url.password().to_string(),
+                url.hostname().to_string(),
+                url.port().to_string(),
+                url.pathname().to_string(),
+                unmarked(url.search(), '?'),
+                unmarked(url.hash(), '#'),
+            ]
+        }),
+        init => quirks::process_match_input(init, base)
+            .map_err(|e| e.to_string())?
+            .and_then(|(input, _)| quirks::parse_match_input(input))
+            .map(|i| {
+                vec![
+                    i.protocol, i.username, i.password, i.hostname, i.port, i.pathname, i.search,
+                    i.hash,
+                ]
+            }),
+    };
+    Ok(serde_json::to_string(&components).expect("strings serialize"))
+}
+
+/// `text` without its leading `mark` (a URL's `?` or `#`).
+fn unmarked(text: &str, mark: char) -> String {
+    text.strip_prefix(mark).unwrap_or(text).to_string()
 }
