@@ -15,6 +15,7 @@ pub mod progress;
 pub mod report;
 pub mod shard;
 pub mod sides;
+pub mod stored;
 pub mod surface;
 pub mod test262;
 pub mod tools;
