@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::cell::Status;
 use crate::error::{Error, Result};
 use crate::matrix::OURS;
+use crate::stored::Stored;
 
 /// The file format this harness writes; a baseline of another format is refused with a
 /// sentence saying how to make a new one.
@@ -90,6 +91,7 @@ impl Baseline {
             .get("cases")
             .and_then(Value::as_array)
             .ok_or_else(|| bad("it has no \"cases\" list"))?;
+        let outcomes = report.get("outcomes");
         let mut cases = IndexMap::new();
         for row in rows {
             let id = row
@@ -110,16 +112,20 @@ impl Baseline {
                         .map(serde_json::from_value)
                         .ok_or_else(|| bad(&format!("{id} on {column} has no \"status\"")))?
                         .map_err(|e| bad(&format!("{id} on {column}: {e}")))?;
-                    let outcome = cell.get("outcome").cloned().map(kept);
+                    let read = |key: &str| {
+                        cell.get(key)
+                            .map(|v| Stored::read(v, outcomes))
+                            .transpose()
+                            .map(|stored| stored.map(kept))
+                            .map_err(|e| bad(&format!("{id} on {column}: {e}")))
+                    };
+                    let outcome = read("outcome")?;
                     // A reference cell carries `ours` only when the two differ; otherwise
                     // ours equals the column's outcome.
                     let ours = if column == OURS {
                         None
                     } else {
-                        cell.get("ours")
-                            .cloned()
-                            .map(kept)
-                            .or_else(|| outcome.clone())
+                        read("ours")?.or_else(|| outcome.clone())
                     };
                     let reason = match status {
                         Status::Skip => cell
@@ -237,17 +243,14 @@ fn compact<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("a baseline always serializes")
 }
 
-/// An outcome as the baseline keeps it: whole, or past [`LARGE_OUTCOME_BYTES`] its digest.
-fn kept(outcome: Value) -> Value {
-    let text = serde_json::to_string(&outcome).expect("outcomes always serialize");
-    if text.len() <= LARGE_OUTCOME_BYTES {
-        return outcome;
+/// An outcome as the baseline keeps it: whole, or past [`LARGE_OUTCOME_BYTES`] its digest
+/// (`{"$digest": "fnv1a64:<hex>", "$bytes": <length>}`, of the whole outcome even when the
+/// report holds it elided).
+fn kept(outcome: Stored) -> Value {
+    if outcome.bytes <= LARGE_OUTCOME_BYTES && !outcome.elided() {
+        return (*outcome.shown).clone();
     }
-    // FNV-1a, 64 bits: stable across Rust releases and platforms, enough to tell a change.
-    let digest = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    serde_json::json!({"$digest": format!("fnv1a64:{digest:016x}"), "$bytes": text.len()})
+    serde_json::json!({"$digest": outcome.digest, "$bytes": outcome.bytes})
 }
 
 /// A catalogue path's file name (`/x/cases/dispatch.yaml` → `dispatch.yaml`), so a baseline

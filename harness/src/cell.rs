@@ -5,6 +5,11 @@ use serde_json::Value;
 
 use crate::catalogue::Case;
 use crate::compare::{matches_expectation, pretty, render_diff};
+use crate::stored::{Stored, WHOLE_BYTES, Whole, first_difference};
+
+/// The longest diff or mismatch text a cell keeps, in bytes; past it the text is cut with a
+/// line saying so.
+pub const DIFF_BYTES: usize = 32 * 1024;
 
 /// A cell's status (`docs/case-format.md`, "What passes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
@@ -54,12 +59,13 @@ impl Status {
 #[derive(Debug, Clone, Serialize)]
 pub struct Cell {
     pub status: Status,
-    /// The column's normalized outcome, when it ran.
+    /// The column's normalized outcome, when it ran (reduced once compared: see
+    /// [`crate::stored`]; written as its digest).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Value>,
+    pub outcome: Option<Stored>,
     /// With `diff`: our outcome it was compared with.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ours: Option<Value>,
+    pub ours: Option<Stored>,
     /// With `expect`: the case's expectation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Value>,
@@ -173,31 +179,72 @@ impl Cell {
         ours_name: &str,
         column: &str,
     ) -> Cell {
+        let ours = ours.map(Whole::of);
+        Cell::judge_whole(
+            case,
+            &outcome,
+            Whole::of(&outcome),
+            ours.as_ref(),
+            ours_name,
+            column,
+        )
+    }
+
+    /// [`Cell::judge`] with the outcome's text (`whole`, of `outcome`) and ours as the run
+    /// holds them. The comparisons are of the whole outcomes; the cell keeps them reduced.
+    pub fn judge_whole(
+        case: &Case,
+        outcome: &Value,
+        whole: Whole,
+        ours: Option<&Whole>,
+        ours_name: &str,
+        column: &str,
+    ) -> Cell {
         if let Some(ours) = ours
-            && *ours != outcome
+            && !ours.same(&whole, outcome)
         {
+            let ours_value = ours.value();
             return Cell {
-                diff: Some(render_diff(column, &outcome, ours_name, ours)),
-                ours: Some(ours.clone()),
-                outcome: Some(outcome),
+                diff: Some(diff_text(
+                    column,
+                    outcome,
+                    &whole.stored,
+                    ours_name,
+                    &ours_value,
+                    &ours.stored,
+                )),
+                ours: Some(ours.stored.clone()),
+                outcome: Some(whole.into_stored()),
                 ..Cell::new(Status::Diff)
             };
         }
         let expected = case.expect.to_outcome_json();
-        match matches_expectation(&expected, &outcome) {
+        match matches_expectation(&expected, outcome) {
             Ok(()) => Cell {
-                outcome: Some(outcome),
+                outcome: Some(whole.into_stored()),
                 ..Cell::new(Status::Pass)
             },
-            Err(first) => Cell {
-                diff: Some(format!(
-                    "{first}\n{}",
-                    render_diff("expected", &expected, column, &outcome)
-                )),
-                expected: Some(expected),
-                outcome: Some(outcome),
-                ..Cell::new(Status::Expect)
-            },
+            Err(first) => {
+                let expected_stored = Stored::of(&expected);
+                let diff = format!(
+                    "{}\n{}",
+                    bounded(first, 1024),
+                    diff_text(
+                        "expected",
+                        &expected,
+                        &expected_stored,
+                        column,
+                        outcome,
+                        &whole.stored
+                    )
+                );
+                Cell {
+                    diff: Some(bounded(diff, DIFF_BYTES)),
+                    expected: Some(expected),
+                    outcome: Some(whole.into_stored()),
+                    ..Cell::new(Status::Expect)
+                }
+            }
         }
     }
 
@@ -217,12 +264,56 @@ impl Cell {
             Status::Error => message.push_str(self.reason.as_deref().unwrap_or_default()),
             Status::Pass | Status::Skip | Status::Flaky => {
                 if let Some(outcome) = &self.outcome {
-                    message.push_str(&pretty(outcome));
+                    message.push_str(&pretty(&outcome.shown));
                 }
             }
         }
         message
     }
+}
+
+/// The diff of two outcomes: of the whole values when both are small; otherwise where they
+/// first differ (with context), then the diff of their elided forms.
+fn diff_text(
+    left_name: &str,
+    left: &Value,
+    left_stored: &Stored,
+    right_name: &str,
+    right: &Value,
+    right_stored: &Stored,
+) -> String {
+    if left_stored.bytes <= WHOLE_BYTES && right_stored.bytes <= WHOLE_BYTES {
+        return bounded(render_diff(left_name, left, right_name, right), DIFF_BYTES);
+    }
+    let first = first_difference(left, right).unwrap_or_default();
+    let elided = render_diff(
+        left_name,
+        &left_stored.shown,
+        right_name,
+        &right_stored.shown,
+    );
+    bounded(
+        format!(
+            "first difference at {first}\n(the outcomes are {} and {} bytes of JSON, {} and {}; the diff below is of their elided forms)\n{elided}",
+            left_stored.bytes, right_stored.bytes, left_stored.digest, right_stored.digest
+        ),
+        DIFF_BYTES,
+    )
+}
+
+/// `text`, cut at `limit` bytes with a line saying how much was cut.
+fn bounded(mut text: String, limit: usize) -> String {
+    if text.len() <= limit {
+        return text;
+    }
+    let total = text.len();
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("\n… ({} of {total} bytes cut)\n", total - end));
+    text
 }
 
 #[cfg(test)]
@@ -315,7 +406,7 @@ mod tests {
         assert_eq!(cell.status, Status::Flaky);
         assert!(!cell.status.is_failure());
         assert_eq!(
-            cell.outcome,
+            cell.outcome.map(|o| (*o.shown).clone()),
             Some(json!({"result": 1, "logs": [], "calls": []}))
         );
         let statuses: Vec<Status> = cell.attempts.iter().map(|a| a.status).collect();
@@ -374,5 +465,36 @@ mod tests {
                 .unwrap()
                 .starts_with("$.result: expected 2, got 1")
         );
+    }
+
+    #[test]
+    fn two_large_outcomes_differing_late_are_a_short_diff_naming_where() {
+        let big = |last: &str| {
+            let mut logs = vec![json!("y".repeat(65_536)); 40];
+            logs.push(json!(last));
+            json!({"result": 1, "logs": logs, "calls": []})
+        };
+        let (reference, ours) = (big("end"), big("End"));
+        let cell = Cell::judge(
+            &case(json!(1)),
+            reference,
+            Some(&ours),
+            "ours",
+            "reference@0.5.6",
+        );
+        assert_eq!(cell.status, Status::Diff);
+        let diff = cell.diff.unwrap();
+        assert!(diff.len() <= DIFF_BYTES + 100, "{} bytes", diff.len());
+        assert!(
+            diff.starts_with(
+                "first difference at $.logs[40], byte 0 of 3 and 3: \"end\" ≠ \"End\""
+            ),
+            "{}",
+            &diff[..200]
+        );
+        let (outcome, ours) = (cell.outcome.unwrap(), cell.ours.unwrap());
+        assert!(outcome.elided() && ours.elided());
+        assert_ne!(outcome.digest, ours.digest);
+        assert!(serde_json::to_string(&*outcome.shown).unwrap().len() < 20_000);
     }
 }

@@ -16,6 +16,7 @@ pub mod report;
 pub mod sampling;
 pub mod shard;
 pub mod sides;
+pub mod stored;
 pub mod surface;
 pub mod test262;
 pub mod tools;

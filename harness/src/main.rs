@@ -3,12 +3,14 @@
 //! on every column and shows the outcomes side by side; `columns` lists the published
 //! releases against the columns (and adds one); `bisect` runs one case across releases;
 //! `explore` runs generated programs and writes disagreements as cases; `test262` runs the
-//! conformance suite; `merge` joins per-column reports. `docs/harness.md` is the guide.
+//! conformance suite; `wpt` runs the Web Platform Tests' data files; `merge` joins
+//! per-column reports; a hidden `serve` is the executor daemon the remote column starts (see
+//! `executor_daemon`). `docs/harness.md` is the guide.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod executor_daemon;
 mod release_commands;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +18,7 @@ use codemode_compat::catalogue::{Case, Catalogue, load_dirs};
 use codemode_compat::compare::pretty;
 use codemode_compat::explore;
 use codemode_compat::matrix::{self, ExtraColumn, OURS, Settings};
+use codemode_compat::progress::{self, CellProgress};
 use codemode_compat::report;
 use codemode_compat::sampling::{SampledColumns, SamplingOptions};
 use codemode_compat::shard::Shard;
@@ -25,6 +28,7 @@ use codemode_compat::sides::reference::{
     install_exit_guards, select,
 };
 use codemode_compat::sides::remote::{RemoteColumn, RemoteSide};
+use codemode_compat::stored::Stored;
 use codemode_compat::test262;
 use codemode_compat::wpt;
 use codemode_compat::{Error, Result};
@@ -92,6 +96,10 @@ enum Command {
         /// stopped answering; past that, the column's remaining cells are errors saying so.
         #[arg(long, value_name = "N", default_value_t = codemode_compat::sides::reference::RESTARTS)]
         reference_restarts: u32,
+        /// When stderr is not a terminal (a CI log), print the cells done per column every
+        /// this many seconds (0: never).
+        #[arg(long, value_name = "SECONDS", default_value_t = codemode_compat::progress::PROGRESS_EVERY.as_secs_f64())]
+        progress_every: f64,
     },
     /// Make a written matrix.json the accepted baseline, without running anything.
     Accept {
@@ -102,10 +110,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
     },
-    /// Run one program on every column and print the normalized outcomes side by side.
+    /// Run one program on every column and print the normalized outcomes side by side; large
+    /// outcomes elided as the reports elide them, unless --full.
     Eval {
-        /// The program, as a model would write it.
-        code: String,
+        /// The program, as a model would write it. Default: the --case's own program.
+        code: Option<String>,
+        /// Print every outcome whole, however large.
+        #[arg(long)]
+        full: bool,
         /// Borrow providers, connectors and options from a case: FILE:ID or ID.
         #[arg(long)]
         case: Option<String>,
@@ -212,10 +224,18 @@ enum Command {
         #[arg(long, default_value = "results")]
         out: PathBuf,
     },
+    /// The executor daemon, as `codemode-executor serve` (the remote column starts it).
+    #[command(hide = true)]
+    Serve(executor_daemon::Serve),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The daemon runs on its own: no project root, no exit guards of the harness's.
+    let cli = match cli.command {
+        Command::Serve(args) => return executor_daemon::run(args),
+        command => Cli { command, ..cli },
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -239,6 +259,7 @@ fn main() -> ExitCode {
                 retries,
                 shard,
                 reference_restarts,
+                progress_every,
             } => {
                 run_matrix(
                     &root,
@@ -255,16 +276,26 @@ fn main() -> ExitCode {
                         retries,
                         shard,
                         reference_restarts,
+                        progress_every,
                     },
                 )
                 .await
             }
             Command::Eval {
                 code,
+                full,
                 case,
                 columns,
                 remote_token_file,
-            } => run_eval(&root, code, case, columns, remote_token_file.as_deref()).await,
+            } => {
+                run_eval(
+                    &root,
+                    Program { code, case, full },
+                    columns,
+                    remote_token_file.as_deref(),
+                )
+                .await
+            }
             Command::Accept { report, baseline } => {
                 let how = publishing(&root, baseline, PathBuf::from("results"), true)?;
                 let report = std::env::current_dir()
@@ -376,8 +407,10 @@ fn main() -> ExitCode {
                     .await?;
                 Ok(ExitCode::SUCCESS)
             }
+            Command::Serve(_) => unreachable!("served before the runtime starts"),
             Command::Merge { reports, out } => {
-                let matrix = release_commands::merge(&reports)?;
+                let mut matrix = release_commands::merge(&reports)?;
+                matrix.files_relative_to(&root);
                 // The merged run is compared with the baseline like any run.
                 let how = publishing(&root, None, absolute(out)?, false)?;
                 for line in report::publish(&matrix, &how)?.lines {
@@ -551,14 +584,15 @@ async fn start_columns(
     (sides, failed)
 }
 
-/// `matrix --run-skipped`, `--column-concurrency`, `--retries`, `--shard` and
-/// `--reference-restarts`.
+/// `matrix --run-skipped`, `--column-concurrency`, `--retries`, `--shard`,
+/// `--reference-restarts` and `--progress-every`.
 struct Running {
     run_skipped: bool,
     column_concurrency: Option<usize>,
     retries: usize,
     shard: Option<Shard>,
     reference_restarts: u32,
+    progress_every: f64,
 }
 
 /// One program on a remote column or a deployed reference worker: started, run, stopped.
@@ -627,11 +661,13 @@ async fn run_matrix(
         retries,
         shard,
         reference_restarts,
+        progress_every,
     } = running;
+    let began = std::time::Instant::now();
     let dirs = if cases.is_empty() {
         vec![root.join("cases")]
     } else {
-        cases
+        cases.into_iter().map(absolute).collect::<Result<_>>()?
     };
     let mut catalogue = load_dirs(&dirs)?;
     if let Some(shard) = shard {
@@ -642,12 +678,14 @@ async fn run_matrix(
             catalogue.cases.len()
         );
     }
+    let checking = std::time::Instant::now();
     let Plan {
         ours: ours_column,
         extra,
         columns,
         toolchain,
     } = plan_columns(root, &wanted.columns, wanted.remote_token_file).await?;
+    let toolchain_check = checking.elapsed();
     let concurrency = column_concurrency_for(column_concurrency, columns.len());
     if !columns.is_empty() {
         eprintln!(
@@ -662,13 +700,16 @@ async fn run_matrix(
         state_dir: root.join("reference-worker/.wrangler-state"),
     });
     let ours = OursSide::new(IsolateExecutor::default());
-    let terminal = std::io::stderr().is_terminal();
-    let progress = move |done: usize, total: usize| {
-        if terminal {
-            eprint!("\r{done}/{total} cells");
-        }
-    };
-    let matrix = matrix::run(
+    let progress = std::sync::Arc::new(CellProgress::on_stderr());
+    let ticker = progress::every(
+        progress.clone(),
+        std::time::Duration::try_from_secs_f64(progress_every).map_err(|_| {
+            Error::Usage(format!(
+                "--progress-every takes a number of seconds, not {progress_every}"
+            ))
+        })?,
+    );
+    let mut matrix = matrix::run(
         &catalogue,
         &ours,
         &extra,
@@ -680,13 +721,13 @@ async fn run_matrix(
             retries,
             reference_restarts,
         },
-        &progress,
+        &*progress,
     )
     .await;
-    if terminal {
-        eprintln!();
-    }
+    drop(ticker);
+    progress.finish();
     ours.dispose().await;
+    matrix.files_relative_to(root);
     if run_skipped {
         let stale = matrix::stale_skips(&matrix);
         if stale.is_empty() {
@@ -703,10 +744,12 @@ async fn run_matrix(
             .map_err(|e| Error::io(".", e))?
             .join(out)
     };
+    let writing = std::time::Instant::now();
     let published = report::publish(
         &matrix,
         &publishing(root, reporting.baseline, out, reporting.accept)?,
     )?;
+    let reports_written = writing.elapsed();
     let totals = matrix.totals();
     println!(
         "{} cases × {} columns: {} in {:.1} s",
@@ -722,6 +765,15 @@ async fn run_matrix(
     for line in &published.lines {
         println!("{line}");
     }
+    let (started, starting) = progress.starts();
+    println!(
+        "phases: toolchain check {:.1} s · columns started {started} in {:.1} s (each as its turn came, within cells) · cells {:.1} s · reports written {:.1} s · total {:.1} s",
+        toolchain_check.as_secs_f64(),
+        starting.as_secs_f64(),
+        matrix.elapsed_ms as f64 / 1000.0,
+        reports_written.as_secs_f64(),
+        began.elapsed().as_secs_f64()
+    );
     Ok(if matrix.failed() {
         ExitCode::FAILURE
     } else {
@@ -771,14 +823,30 @@ fn load_one_file(file: &Path) -> Result<Catalogue> {
     })
 }
 
+/// `eval`'s program: its code (default: the case's own), the case it borrows from, and
+/// whether outcomes print whole.
+struct Program {
+    code: Option<String>,
+    case: Option<String>,
+    full: bool,
+}
+
 async fn run_eval(
     root: &Path,
-    code: String,
-    case: Option<String>,
+    program: Program,
     columns: Vec<String>,
     token_file: Option<&Path>,
 ) -> Result<ExitCode> {
-    let case = borrowed_case(root, case.as_deref())?;
+    let case = borrowed_case(root, program.case.as_deref())?;
+    let code = match (program.code, &program.case) {
+        (Some(code), _) => code,
+        (None, Some(_)) => case.code.clone(),
+        (None, None) => {
+            return Err(Error::Usage(
+                "eval needs a program, or --case to run that case's own program".into(),
+            ));
+        }
+    };
     let Plan {
         ours: ours_column,
         extra,
@@ -821,7 +889,18 @@ async fn run_eval(
         }
     }
     for (names, outcome) in &groups {
-        println!("[{}]\n{}", names.join(" "), pretty(outcome));
+        let stored = Stored::of(outcome);
+        if program.full || !stored.elided() {
+            println!("[{}]\n{}", names.join(" "), pretty(outcome));
+        } else {
+            println!(
+                "[{}] elided as reports elide it ({} bytes whole, {}; --full prints it whole)\n{}",
+                names.join(" "),
+                stored.bytes,
+                stored.digest,
+                pretty(&stored.shown)
+            );
+        }
     }
     Ok(if groups.len() > 1 {
         ExitCode::FAILURE

@@ -2,9 +2,8 @@
 //! (`wrangler dev`, or a deployed worker), each remote column over the executor daemon's
 //! wire (one the harness starts, or one running elsewhere), all cells judged the same way.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use codemode_executor::protocol::Executor;
 use futures::stream::{self, StreamExt};
@@ -17,7 +16,8 @@ use crate::cell::{Cell, Status};
 pub use crate::sides::ours::OURS;
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
-use crate::sides::remote::{RemoteColumn, RemoteSide, remote_cell};
+use crate::sides::remote::{RemoteColumn, RemoteSide, remote_cell_whole};
+use crate::stored::{Stored, Whole};
 
 /// A column's header in every report.
 #[derive(Debug, Clone, Serialize)]
@@ -104,6 +104,16 @@ impl Matrix {
         totals
     }
 
+    /// Names each case's file relative to the project root, as reports name it, so reports
+    /// from two checkouts agree; a file outside the root keeps its path.
+    pub fn files_relative_to(&mut self, root: &Path) {
+        for row in &mut self.cases {
+            if let Ok(relative) = row.file.strip_prefix(root) {
+                row.file = relative.to_path_buf();
+            }
+        }
+    }
+
     /// Whether any cell is `diff`, `expect` or `error`.
     pub fn failed(&self) -> bool {
         self.cases
@@ -112,6 +122,20 @@ impl Matrix {
             .any(|c| c.status.is_failure())
     }
 }
+
+/// What a run tells as it goes (see [`crate::progress::CellProgress`]); every method does
+/// nothing unless implemented.
+pub trait Watch: Sync {
+    /// The run's columns, in the order they will run, and how many cases each has.
+    fn planned(&self, _columns: &[String], _cases: usize) {}
+    /// A column is up, or could not start, after `took`.
+    fn started(&self, _column: &str, _took: Duration) {}
+    /// A cell of `column` is done.
+    fn cell(&self, _column: &str) {}
+}
+
+/// A run nobody watches.
+impl Watch for () {}
 
 /// How a run treats its columns.
 #[derive(Debug, Clone, Copy)]
@@ -175,45 +199,49 @@ impl ExtraColumn {
 /// reference column: at most `settings.column_concurrency` columns are up at once, each is
 /// started, runs the whole catalogue and is stopped before its place goes to the next. A
 /// column that cannot start gets an `error` cell for every case, with the reason.
-/// `progress(done, total)` is called as cells finish. The elapsed time covers everything,
-/// starting and stopping the columns included.
+/// `watch` hears of the plan, of each column started and of each cell done. The elapsed time
+/// covers everything, starting and stopping the columns included.
 pub async fn run<N: Executor>(
     catalogue: &Catalogue,
     ours: &OursSide<N>,
     extra: &[ExtraColumn],
     references: Option<References<'_>>,
     settings: Settings,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    watch: &dyn Watch,
 ) -> Matrix {
     let started = Instant::now();
     let reference_columns = references.as_ref().map_or(0, |r| r.columns.len());
-    let total = catalogue.cases.len() * (1 + extra.len() + reference_columns);
-    let done = AtomicUsize::new(0);
-    let tick = || progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
+    let mut planned = vec![OURS.to_string()];
+    planned.extend(extra.iter().map(|c| c.name().to_string()));
+    if let Some(references) = &references {
+        planned.extend(references.columns.iter().map(|c| c.name.clone()));
+    }
+    watch.planned(&planned, catalogue.cases.len());
+    let tick = || watch.cell(OURS);
     // Our cells, retried when they fail; the outcome a reference column is compared with is
-    // the last attempt's.
-    let ours_cells: Vec<Cell> = stream::iter(&catalogue.cases)
+    // the last attempt's, held as text while other columns need it, and only then.
+    let compared = !extra.is_empty() || reference_columns > 0;
+    let ours_results: Vec<(Cell, Option<Whole>)> = stream::iter(&catalogue.cases)
         .map(|case| async {
-            let t = Instant::now();
-            let mut cell = Cell::judge(case, ours.run(case, &case.code).await, None, OURS, OURS);
-            cell.elapsed_ms = Some(t.elapsed().as_secs_f64() * 1000.0);
-            let cell = Cell::retried(cell, settings.retries, || async {
-                let t = Instant::now();
-                let mut cell =
-                    Cell::judge(case, ours.run(case, &case.code).await, None, OURS, OURS);
-                cell.elapsed_ms = Some(t.elapsed().as_secs_f64() * 1000.0);
-                cell
+            let kept = std::sync::Mutex::new(None);
+            let first = ours_attempt(case, ours, compared, &kept).await;
+            let cell = Cell::retried(first, settings.retries, || {
+                ours_attempt(case, ours, compared, &kept)
             })
             .await;
             tick();
-            cell
+            let whole = kept.into_inner().unwrap_or_else(|e| e.into_inner());
+            (cell, whole)
         })
         .buffered(8)
         .collect()
         .await;
-    let ours_outcomes: Vec<Value> = ours_cells
+    let (ours_cells, ours_outcomes): (Vec<Cell>, Vec<Option<Whole>>) =
+        ours_results.into_iter().unzip();
+    let nothing = Whole::of(&Value::Null);
+    let ours_outcomes: Vec<&Whole> = ours_outcomes
         .iter()
-        .map(|cell| cell.outcome.clone().unwrap_or(Value::Null))
+        .map(|whole| whole.as_ref().unwrap_or(&nothing))
         .collect();
     let mut extra_results = Vec::new();
     for column in extra {
@@ -223,7 +251,7 @@ pub async fn run<N: Executor>(
                 &ours_outcomes,
                 column,
                 settings.run_skipped,
-                &tick,
+                watch,
             )
             .await,
         );
@@ -234,7 +262,6 @@ pub async fn run<N: Executor>(
             stream::iter(references.columns.iter().enumerate())
                 .map(|(index, column)| {
                     let ours_outcomes = &ours_outcomes;
-                    let tick = &tick;
                     async move {
                         let (header, cells) = run_column(
                             catalogue,
@@ -242,7 +269,7 @@ pub async fn run<N: Executor>(
                             references,
                             column,
                             settings,
-                            tick,
+                            watch,
                         )
                         .await;
                         (index, header, cells)
@@ -308,21 +335,24 @@ fn header_versions(c: &ColumnHeader) -> String {
 /// One reference column: start it, run every case, stop it.
 async fn run_column(
     catalogue: &Catalogue,
-    ours_outcomes: &[Value],
+    ours_outcomes: &[&Whole],
     references: &References<'_>,
     column: &ReferenceColumn,
     settings: Settings,
-    tick: &(dyn Fn() + Sync),
+    watch: &dyn Watch,
 ) -> (ColumnHeader, Vec<Cell>) {
     let header = ColumnHeader::column(column);
-    let side = match ReferenceSide::start(
+    let tick = || watch.cell(&column.name);
+    let starting = Instant::now();
+    let side = ReferenceSide::start(
         references.toolchain,
         column.clone(),
         &references.state_dir,
         4,
     )
-    .await
-    {
+    .await;
+    watch.started(&column.name, starting.elapsed());
+    let side = match side {
         Ok(side) => {
             side.limit_restarts(settings.reference_restarts);
             side
@@ -343,10 +373,11 @@ async fn run_column(
     let cells = stream::iter(catalogue.cases.iter().zip(ours_outcomes))
         .map(|(case, ours)| {
             let side = &side;
+            let tick = &tick;
             async move {
-                let first = reference_cell(case, side, ours, settings.run_skipped).await;
+                let first = reference_cell_whole(case, side, ours, settings.run_skipped).await;
                 let cell = Cell::retried(first, settings.retries, || {
-                    reference_cell(case, side, ours, settings.run_skipped)
+                    reference_cell_whole(case, side, ours, settings.run_skipped)
                 })
                 .await;
                 tick();
@@ -364,11 +395,14 @@ async fn run_column(
 /// `error` cell for every case, with the reason.
 async fn run_extra_column(
     catalogue: &Catalogue,
-    ours_outcomes: &[Value],
+    ours_outcomes: &[&Whole],
     column: &ExtraColumn,
     run_skipped: bool,
-    tick: &(dyn Fn() + Sync),
+    watch: &dyn Watch,
 ) -> (ColumnHeader, Vec<Cell>) {
+    let tick = || watch.cell(column.name());
+    let tick = &tick;
+    let starting = Instant::now();
     let failed = |header: ColumnHeader, error: crate::error::Error| {
         let message = format!("the column could not start: {error}");
         let cells = catalogue
@@ -385,7 +419,9 @@ async fn run_extra_column(
     match column {
         ExtraColumn::Remote(column) => {
             let header = ColumnHeader::remote(column);
-            let side = match RemoteSide::start(column.clone()).await {
+            let side = RemoteSide::start(column.clone()).await;
+            watch.started(&column.name, starting.elapsed());
+            let side = match side {
                 Ok(side) => side,
                 Err(error) => return failed(header, error),
             };
@@ -393,7 +429,7 @@ async fn run_extra_column(
                 .map(|(case, ours)| {
                     let side = &side;
                     async move {
-                        let cell = remote_cell(case, side, ours).await;
+                        let cell = remote_cell_whole(case, side, ours).await;
                         tick();
                         cell
                     }
@@ -406,7 +442,9 @@ async fn run_extra_column(
         }
         ExtraColumn::Deployed(column, origin) => {
             let header = ColumnHeader::column(column);
-            let side = match ReferenceSide::deployed(column.clone(), origin, 4).await {
+            let side = ReferenceSide::deployed(column.clone(), origin, 4).await;
+            watch.started(&column.name, starting.elapsed());
+            let side = match side {
                 Ok(side) => side,
                 Err(error) => return failed(header, error),
             };
@@ -415,7 +453,7 @@ async fn run_extra_column(
                 .map(|(case, ours)| {
                     let side = &side;
                     async move {
-                        let cell = reference_cell(case, side, ours, run_skipped).await;
+                        let cell = reference_cell_whole(case, side, ours, run_skipped).await;
                         tick();
                         cell
                     }
@@ -449,11 +487,40 @@ pub fn stale_skips(matrix: &Matrix) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// One attempt at a case on ours; with `keep`, its outcome goes to `kept` for the other
+/// columns to be compared with.
+async fn ours_attempt<N: Executor>(
+    case: &Case,
+    ours: &OursSide<N>,
+    keep: bool,
+    kept: &std::sync::Mutex<Option<Whole>>,
+) -> Cell {
+    let started = Instant::now();
+    let outcome = ours.run(case, &case.code).await;
+    let whole = Whole::of(&outcome);
+    if keep {
+        *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(whole.clone());
+    }
+    let mut cell = Cell::judge_whole(case, &outcome, whole, None, OURS, OURS);
+    cell.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+    cell
+}
+
 /// One case on one reference column.
 pub async fn reference_cell(
     case: &Case,
     side: &ReferenceSide,
     ours: &Value,
+    run_skipped: bool,
+) -> Cell {
+    reference_cell_whole(case, side, &Whole::of(ours), run_skipped).await
+}
+
+/// [`reference_cell`] with ours as a run holds it.
+pub async fn reference_cell_whole(
+    case: &Case,
+    side: &ReferenceSide,
+    ours: &Whole,
     run_skipped: bool,
 ) -> Cell {
     if !case.reference {
@@ -465,7 +532,10 @@ pub async fn reference_cell(
     }
     let started = Instant::now();
     let mut cell = match side.run(case, &case.code).await {
-        Ok(outcome) => Cell::judge(case, outcome, Some(ours), OURS, &side.column.name),
+        Ok(outcome) => {
+            let whole = Whole::of(&outcome);
+            Cell::judge_whole(case, &outcome, whole, Some(ours), OURS, &side.column.name)
+        }
         Err(message) => Cell::error(message),
     };
     cell.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
@@ -496,6 +566,13 @@ pub fn from_report(report: &Value) -> Result<Matrix, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let outcomes = report.get("outcomes");
+    let stored = |id: &str, column: &str, value: Option<&Value>| {
+        value
+            .map(|v| Stored::read(v, outcomes))
+            .transpose()
+            .map_err(|e| format!("case {id} on {column}: {e}"))
+    };
     let cases = report
         .get("cases")
         .and_then(Value::as_array)
@@ -516,8 +593,8 @@ pub fn from_report(report: &Value) -> Result<Matrix, String> {
                     .ok_or_else(|| format!("case {id} on {column}: unknown status \"{status}\""))?;
                 let mut parsed = Cell::skip(String::new());
                 parsed.status = status;
-                parsed.outcome = cell.get("outcome").cloned();
-                parsed.ours = cell.get("ours").cloned();
+                parsed.outcome = stored(&id, column, cell.get("outcome"))?;
+                parsed.ours = stored(&id, column, cell.get("ours"))?;
                 parsed.expected = cell.get("expected").cloned();
                 parsed.diff = text(cell.get("diff"));
                 parsed.reason = text(cell.get("reason"));

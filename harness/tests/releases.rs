@@ -1,13 +1,16 @@
 //! The configured columns against the manifest, and merging per-column reports: what
 //! `codemode-compat columns --add` writes must be what the repository holds, every npm alias
 //! must have its column and every column its alias, and a merge of CI jobs' reports must give
-//! one matrix with every column.
+//! one matrix with every column, whether the reports share outcomes by digest or were written
+//! before they did.
 
 mod common;
 
 use std::path::PathBuf;
 
+use codemode_compat::baseline::Baseline;
 use codemode_compat::matrix::{self, OURS};
+use codemode_compat::report;
 use codemode_compat::sides::reference::UPSTREAM;
 use codemode_compat::sides::reference::releases::{alias_name, aliased_config, line_of};
 use common::root;
@@ -175,4 +178,50 @@ fn skipped_cells_that_pass_are_listed_as_stale_annotations() {
             "skip_on <0.4.0: gone".to_string()
         )]
     );
+}
+
+/// A report as written before outcomes were shared: each cell holds its outcome itself, and
+/// the case's file by an absolute path; `a/big` has an outcome of about 200 KB.
+fn written_before(column: &str) -> Value {
+    let big = json!({"result": "z".repeat(200_000), "logs": ["one"], "calls": []});
+    let mut report = report(column, &[("a/one", "pass"), ("a/big", "pass")]);
+    report["cases"][1]["cells"][column]["outcome"] = big;
+    report["cases"][1]["file"] = json!(root().join("cases/x.yaml"));
+    report
+}
+
+#[test]
+fn reports_written_before_outcomes_were_shared_still_merge_and_make_the_same_baseline() {
+    let old = written_before("reference@0.5.6");
+    let new = report::to_json(&matrix::from_report(&old).unwrap());
+    // As written now: each cell names its outcome by digest, the large one elided.
+    let digest = new["cases"][1]["cells"]["reference@0.5.6"]["outcome"]
+        .as_str()
+        .unwrap();
+    assert!(digest.starts_with("fnv1a64:"), "{digest}");
+    assert_eq!(new["outcomes"].as_object().unwrap().len(), 2);
+    assert_eq!(new["outcomes"][digest]["elided"], json!(true));
+    assert!(new.to_string().len() < 20_000);
+    // Both make the same baseline, the large outcome kept as the digest of the whole.
+    let (before, now) = (
+        Baseline::from_report(&old).unwrap(),
+        Baseline::from_report(&new).unwrap(),
+    );
+    assert_eq!(before, now);
+    let kept = before.cell("a/big", "reference@0.5.6").unwrap();
+    assert_eq!(kept.outcome.as_ref().unwrap()["$digest"], json!(digest));
+    // An old report and a new one merge as two old ones do.
+    let ours = written_before(OURS);
+    let merged = |reference: &Value| {
+        let parts = vec![
+            matrix::from_report(&ours).unwrap(),
+            matrix::from_report(reference).unwrap(),
+        ];
+        report::to_json(&matrix::merge(parts).unwrap())
+    };
+    let (from_old, from_mixed) = (merged(&old), merged(&new));
+    assert_eq!(from_old["cases"], from_mixed["cases"]);
+    assert_eq!(from_old["outcomes"], from_mixed["outcomes"]);
+    // Columns that agree share one entry.
+    assert_eq!(from_mixed["outcomes"].as_object().unwrap().len(), 2);
 }

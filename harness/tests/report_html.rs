@@ -512,3 +512,123 @@ fn clicking_a_cell_shows_both_outcomes_and_the_diff_and_filters_hide_cells() {
     drop(browser);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A catalogue whose one large case logs 3 MiB (48 lines of 64 KiB) and returns a short value.
+const LARGE: &str = r#"
+- id: large/log-flood
+  code: "async () => { const big = 'x'.repeat(65536); for (let i = 0; i < 48; i++) console.log(i, big); return 48 }"
+  expect:
+    result: 48
+    logs: {$any: true}
+- id: large/small
+  code: async () => 1
+  expect:
+    result: 1
+"#;
+
+/// The `matrix` command on ours and the remote column (its daemon served by the harness's own
+/// executable) over a multi-megabyte outcome: the reports stay small, hold the outcome once,
+/// elided with its markers, and the page shows the cell's detail with the elision note.
+#[test]
+fn a_multi_megabyte_outcome_is_elided_once_and_the_page_still_shows_it() {
+    let dir = report_fixture::scratch("large");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(cases.join("large.yaml"), LARGE).unwrap();
+    let out = dir.join("results");
+    let run = Command::new(env!("CARGO_BIN_EXE_codemode-compat"))
+        .arg("--root")
+        .arg(common::root())
+        .args(["matrix", "--columns", "ours,remote", "--cases"])
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .arg("--baseline")
+        .arg(dir.join("baseline.json"))
+        .env_remove("CODEMODE_EXECUTOR_BIN")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the harness runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("2 cases × 2 columns: 4 pass"), "{stdout}");
+    let size = |name: &str| std::fs::metadata(out.join(name)).unwrap().len();
+    // The outcome is 3 MiB whole; both reports hold one elided copy of about 8 KiB.
+    assert!(
+        size("matrix.json") < 40_000,
+        "{} bytes",
+        size("matrix.json")
+    );
+    assert!(
+        size("matrix.html") < 80_000,
+        "{} bytes",
+        size("matrix.html")
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).unwrap()).unwrap();
+    let flood = &report["cases"][0];
+    assert_eq!(flood["file"], json!(cases.join("large.yaml")));
+    let digest = flood["cells"]["ours"]["outcome"].as_str().unwrap();
+    assert_eq!(flood["cells"]["remote"]["outcome"], json!(digest));
+    assert_eq!(report["outcomes"].as_object().unwrap().len(), 2);
+    let entry = &report["outcomes"][digest];
+    assert_eq!(entry["elided"], json!(true));
+    assert!(
+        entry["bytes"].as_u64().unwrap() > 3 << 20,
+        "{}",
+        entry["bytes"]
+    );
+    let logs = entry["outcome"]["logs"].as_array().unwrap();
+    assert!(logs.last().unwrap()["$elided"]["items"].as_u64().unwrap() > 30);
+    assert_eq!(
+        entry["outcome"]["calls"],
+        json!([]),
+        "small values stay whole"
+    );
+
+    let url = file_url(&out.join("matrix.html"));
+    let mut browser = Browser::open(&dir.join("profile"), &url);
+    browser.wait_for("document.readyState === 'complete' && document.querySelectorAll('#grid td.cell').length > 0");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#grid td.cell.status-pass').length"),
+        json!(4)
+    );
+    browser.click(&cell("large/log-flood", "remote"));
+    browser.wait_for("!document.getElementById('detail').hidden");
+    let detail = browser.eval(
+        "({title: document.getElementById('detail-title').textContent,
+           outcome: document.getElementById('detail-outcome').textContent,
+           ours: document.getElementById('detail-ours').textContent,
+           elided: document.getElementById('detail-elided').textContent,
+           elidedHidden: document.getElementById('detail-elided').hidden})",
+    );
+    assert_eq!(detail["title"], json!("large/log-flood on remote"));
+    let shown: Value = serde_json::from_str(detail["outcome"].as_str().unwrap()).unwrap();
+    let brief = |v: &Value| v.to_string().chars().take(400).collect::<String>();
+    assert_eq!(shown["result"], json!(48), "{}", brief(&shown));
+    let first = shown["logs"][0]["$elided"]["head"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(first.starts_with("0 xxxx"), "{}", brief(&shown));
+    assert_eq!(detail["ours"], detail["outcome"]);
+    assert_eq!(detail["elidedHidden"], json!(false));
+    let note = detail["elided"].as_str().unwrap();
+    assert!(
+        note.contains(digest) && note.contains("eval --case large/log-flood --full"),
+        "{note}"
+    );
+    // A small outcome's panel says nothing of elision.
+    browser.click(&cell("large/small", "ours"));
+    browser
+        .wait_for("document.getElementById('detail-title').textContent === 'large/small on ours'");
+    assert_eq!(
+        browser.eval("document.getElementById('detail-elided').hidden"),
+        json!(true)
+    );
+    drop(browser);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -4,6 +4,8 @@
 //!
 //! The page shows the columns and their versions, totals, what moved since the baseline, and
 //! a case × column grid whose cells are coloured by status (and marked when they moved).
+//! The embedded report holds each distinct outcome once (its `outcomes` table; cells name
+//! them by digest), large ones elided; the page reads reports written before that too.
 //! Clicking a cell opens a panel with the two outcomes (the column's and ours; on our own
 //! column, the expectation and ours) and the diff. Filters: status, area (the catalogue file)
 //! and "moved since the baseline"; reference columns whose every cell has the same status and
@@ -13,8 +15,9 @@
 //! Element ids and classes the page guarantees (its test drives them): `#grid` (the table),
 //! `td.cell` with `data-case`, `data-column` and a `status-<status>` class, `.filtered` on a
 //! cell a filter hides, `#detail` (the panel, `hidden` until a cell is chosen) with
-//! `#detail-outcome`, `#detail-ours`, `#detail-diff` and `#detail-attempts` (a retried cell's
-//! failed attempts, `hidden` when it has none), the filters `#filter-<status>`,
+//! `#detail-outcome`, `#detail-ours`, `#detail-diff`, `#detail-elided` (a note when an
+//! outcome shown is the elided form, `hidden` otherwise) and `#detail-attempts` (a retried
+//! cell's failed attempts, `hidden` when it has none), the filters `#filter-<status>`,
 //! `#filter-area`, `#filter-moved`, and `#collapse`.
 
 use serde_json::Value;
@@ -111,6 +114,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
       <div><strong id="detail-outcome-label"></strong><pre id="detail-outcome"></pre></div>
       <div><strong id="detail-ours-label"></strong><pre id="detail-ours"></pre></div>
     </div>
+    <p id="detail-elided" class="muted" hidden></p>
     <strong>diff</strong>
     <pre id="detail-diff"></pre>
     <div id="detail-attempts" hidden><strong>failed attempts</strong></div>
@@ -134,6 +138,14 @@ const el = (tag, props, ...children) => {
 };
 const areaOf = (file) => String(file || "").split("/").pop();
 const pretty = (v) => v === undefined ? "(none)" : JSON.stringify(v, null, 2);
+// A cell's outcome: a digest naming an entry of DATA.outcomes, or (in a report written before
+// outcomes were shared) the outcome itself.
+const entryOf = (ref) => typeof ref === "string" && DATA.outcomes ? DATA.outcomes[ref] : undefined;
+const outcomeOf = (ref) => {
+  if (typeof ref !== "string") return ref;
+  const entry = entryOf(ref);
+  return entry ? entry.outcome : undefined;
+};
 const state = { statuses: new Set(STATUSES), area: "", moved: false, collapse: false, selected: null };
 
 // Header: columns, totals, transitions, rules.
@@ -306,6 +318,16 @@ function showDetail(caseId, column) {
     right = cell.ours !== undefined ? cell.ours
       : (row.cells[OURS] && row.cells[OURS].outcome !== undefined ? row.cells[OURS].outcome : cell.outcome);
   }
+  const elided = [[leftLabel, left], [rightLabel, right]]
+    .map(([label, ref]) => [label, ref, entryOf(ref)])
+    .filter(([, , entry]) => entry && entry.elided)
+    .map(([label, ref, entry]) => label + " (" + entry.bytes.toLocaleString("en") + " bytes whole, " + ref + ")");
+  const note = document.getElementById("detail-elided");
+  note.textContent = elided.length ? "Elided in the report, parts cut where marked $elided: " + elided.join("; ") +
+    ". `codemode-compat eval --case " + caseId + " --full` prints the outcomes whole." : "";
+  note.hidden = !elided.length;
+  left = outcomeOf(left);
+  right = outcomeOf(right);
   document.getElementById("detail-outcome-label").textContent = leftLabel;
   document.getElementById("detail-outcome").textContent = pretty(left);
   document.getElementById("detail-ours-label").textContent = rightLabel;

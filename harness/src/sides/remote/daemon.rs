@@ -1,6 +1,8 @@
-//! The executor daemon (`codemode-executor serve`) as the harness runs it: located next to the
-//! harness's own executable (built there with cargo when the harness runs under cargo), started
-//! on a loopback port with a fresh bearer token in a private token file, supervised like every
+//! The executor daemon as the harness runs it: by default the harness's own executable
+//! (`codemode-compat serve`, a hidden command serving the executor's server exactly as
+//! `codemode-executor serve` does), so a run builds nothing; `CODEMODE_EXECUTOR_BIN` selects a
+//! separately built `codemode-executor` instead. Either is started as `<binary> serve` on a
+//! loopback port with a fresh bearer token in a private token file, supervised like every
 //! process the harness starts ([`crate::sides::process`]): its own process group, stopped on a
 //! normal end, an error, a panic, SIGINT/SIGTERM, and killed by the kernel if the harness dies.
 
@@ -11,8 +13,11 @@ use tokio::process::Command;
 
 use crate::sides::process::Supervised;
 
-/// The daemon's binary, as cargo names it.
+/// The separately built daemon's binary, as cargo names it.
 pub const BINARY: &str = "codemode-executor";
+
+/// The harness's binary, which serves the daemon too.
+pub const HARNESS_BINARY: &str = "codemode-compat";
 
 /// The one stdout line the daemon prints once it accepts connections, before its URL.
 const READY_PREFIX: &str = "codemode-executor listening on ";
@@ -23,13 +28,11 @@ const READY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Overrides where the daemon binary is taken from.
 pub const BINARY_VAR: &str = "CODEMODE_EXECUTOR_BIN";
 
-/// The daemon binary to run: `$CODEMODE_EXECUTOR_BIN`; otherwise `codemode-executor` in the
-/// target directory the harness itself was built in (for a test or bench executable, the
-/// profile directory above its `deps/`). When the harness runs under cargo (`cargo run`,
-/// `cargo test`, `cargo bench`), it is first brought up to date with `cargo build -p
-/// codemode-executor --bin codemode-executor` of the same profile (a no-op when fresh), so a
-/// changed executor is never measured through a stale daemon. Otherwise a missing binary is a
-/// sentence saying what to run.
+/// The daemon binary to run: `$CODEMODE_EXECUTOR_BIN`; otherwise the harness's own
+/// executable when it is `codemode-compat`; otherwise (a test or bench executable)
+/// `codemode-compat` in the profile directory it was built in (above its `deps/`), which
+/// cargo builds with every integration test and bench of the harness. Nothing is built here:
+/// a missing binary is a sentence saying what to build.
 pub fn locate() -> Result<PathBuf, String> {
     if let Some(path) = std::env::var_os(BINARY_VAR) {
         let path = PathBuf::from(path);
@@ -44,6 +47,9 @@ pub fn locate() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| format!("could not tell where the harness's executable is: {e}"))?;
+    if exe.file_stem().and_then(|n| n.to_str()) == Some(HARNESS_BINARY) {
+        return Ok(exe);
+    }
     let mut profile_dir = exe
         .parent()
         .ok_or("the harness's executable has no directory")?
@@ -51,72 +57,13 @@ pub fn locate() -> Result<PathBuf, String> {
     if profile_dir.ends_with("deps") || profile_dir.ends_with("examples") {
         profile_dir.pop();
     }
-    let binary = profile_dir.join(BINARY);
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        let manifest = workspace_manifest();
-        if manifest.is_file() {
-            build(Path::new(&cargo), &manifest, &profile_dir)?;
-        }
-    }
+    let binary = profile_dir.join(HARNESS_BINARY);
     if binary.is_file() {
         Ok(binary)
     } else {
         Err(format!(
-            "the executor daemon is not built: {} is missing; run `cargo build -p codemode-executor --bin {BINARY}` (with --release for a release harness) in the workspace, or set {BINARY_VAR}",
+            "the executor daemon's executable is missing: {} is not built; run `cargo build -p codemode-compat --bin {HARNESS_BINARY}` (with --release for a release harness) in the workspace, or set {BINARY_VAR} to a `codemode-executor` binary",
             binary.display()
-        ))
-    }
-}
-
-/// The workspace's `Cargo.toml`, where the harness was built.
-fn workspace_manifest() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml")
-}
-
-/// `cargo build` of the daemon into `profile_dir` (`<target>/debug`, `<target>/release`, or a
-/// custom profile's directory).
-fn build(cargo: &Path, manifest: &Path, profile_dir: &Path) -> Result<(), String> {
-    let profile = profile_dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("the harness's profile directory has no name")?;
-    let target_dir = profile_dir
-        .parent()
-        .ok_or("the harness's profile directory has no parent")?;
-    let mut command = std::process::Command::new(cargo);
-    command
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "codemode-executor",
-            "--bin",
-            BINARY,
-        ])
-        .arg("--manifest-path")
-        .arg(manifest)
-        .arg("--target-dir")
-        .arg(target_dir);
-    match profile {
-        "debug" => {}
-        "release" => {
-            command.arg("--release");
-        }
-        other => {
-            command.args(["--profile", other]);
-        }
-    }
-    let output = command
-        .output()
-        .map_err(|e| format!("could not run {} to build the daemon: {e}", cargo.display()))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "building the executor daemon failed ({}): {:?}\n{}",
-            output.status,
-            command,
-            String::from_utf8_lossy(&output.stderr)
         ))
     }
 }

@@ -22,6 +22,7 @@ use crate::catalogue::Case;
 use crate::cell::Cell;
 use crate::error::{Error, Result};
 use crate::sides::ours::OursSide;
+use crate::stored::Whole;
 use daemon::Daemon;
 
 /// The name of the column whose daemon the harness starts.
@@ -211,15 +212,24 @@ const CONNECTION_TEXTS: [&str; 3] = [
 
 /// One remote cell: every case runs; the outcome is compared with ours, then with `expect`.
 pub async fn remote_cell(case: &Case, side: &RemoteSide, ours: &Value) -> Cell {
+    remote_cell_whole(case, side, &Whole::of(ours)).await
+}
+
+/// [`remote_cell`] with ours as a run holds it.
+pub async fn remote_cell_whole(case: &Case, side: &RemoteSide, ours: &Whole) -> Cell {
     let started = std::time::Instant::now();
     let mut cell = match side.run(case, &case.code).await {
-        Ok(outcome) => Cell::judge(
-            case,
-            outcome,
-            Some(ours),
-            crate::sides::ours::OURS,
-            &side.column.name,
-        ),
+        Ok(outcome) => {
+            let whole = Whole::of(&outcome);
+            Cell::judge_whole(
+                case,
+                &outcome,
+                whole,
+                Some(ours),
+                crate::sides::ours::OURS,
+                &side.column.name,
+            )
+        }
         Err(message) => Cell::error(message),
     };
     cell.elapsed_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
