@@ -29,7 +29,9 @@ fn root() -> Option<PathBuf> {
 }
 
 /// Directories never read: build output, installed packages, version control, the engine's
-/// upstream sources, generated reports, test fixtures (data written to exercise parsers).
+/// upstream crates (`vendor/codemode-*`: published sources plus the patch series, checked by
+/// `vendor/apply-patches.sh --check` instead), generated reports, test fixtures (data written
+/// to exercise parsers).
 fn skipped(relative: &Path) -> bool {
     let text = relative.to_string_lossy();
     let name = relative
@@ -38,7 +40,7 @@ fn skipped(relative: &Path) -> bool {
         .unwrap_or_default();
     matches!(name.as_str(), "target" | "node_modules" | "fixtures")
         || (name.starts_with('.') && name != ".ci" && name != ".github")
-        || text == "vendor/rquickjs-sys"
+        || (text.starts_with("vendor/codemode-") && relative.components().count() == 2)
         || text == "results"
 }
 
