@@ -73,6 +73,8 @@
 //!   executor: validation texts, tool names, raw-output normalization, log and error rendering.
 //! - [`remote`] (the `remote` feature, on by default): [`remote::RemoteExecutor`], the same
 //!   contract served by a daemon over Cap'n Web, and [`remote::ExecutorServer`] that serves it.
+//! - [`daemon`] (the `remote` feature): the daemon itself, an `IsolateExecutor` behind an
+//!   `ExecutorServer`, with its flags; `codemode-executor serve` is this module.
 //!
 //! [`js_words`] holds the words JavaScript reserves, in the sets the dialect's name rules and
 //! the isolate's syntax-error texts read.
@@ -91,6 +93,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "remote")]
+pub mod daemon;
 pub mod dialect;
 pub mod isolate;
 pub mod js_words;

@@ -1044,6 +1044,12 @@ async fn past_the_daemons_queue_bound_a_run_is_refused_at_once() {
     .await;
     let url = daemon.url();
     let holding = raw_execute(&url, "async () => { while (true) {} }", 10_000).await;
+    // The spinning run must hold the one worker before the trivial run arrives: sent together,
+    // the trivial run may be admitted first and finish, leaving nothing queued.
+    stats_until(&daemon, "the spinning run running", |s| {
+        s.executions_running == 1
+    })
+    .await;
     let waiting = raw_execute(&url, "async () => 1", 10_000).await;
     stats_until(&daemon, "one running and one queued", |s| {
         s.executions_running == 1 && s.executions_queued == 1
