@@ -1072,7 +1072,14 @@ async fn past_the_daemons_queue_bound_a_run_is_refused_at_once() {
         "The executor daemon already queues its maximum of 1 executions across all connections; try again later."
     );
     assert_eq!(daemon.server.stats().executions_refused_queue_bound, 1);
-    drop((holding, waiting));
+    // The queued run goes first: were the spinning run dropped first, the freed worker could
+    // take the queued run and answer it before its own connection's end was seen.
+    drop(waiting);
+    stats_until(&daemon, "the queued run cancelled", |s| {
+        s.executions_cancelled() == 1
+    })
+    .await;
+    drop(holding);
     stats_until(&daemon, "the two raw runs cancelled", |s| {
         s.executions_cancelled() == 2
     })
