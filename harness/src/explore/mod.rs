@@ -169,17 +169,15 @@ pub async fn command<N: Executor + 'static>(
     out: &Path,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Exploration, Written)> {
-    let state = root.join("reference-worker/.wrangler-state/explore");
-    let references = match toolchain {
-        Some(toolchain) => {
-            run::start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?
-        }
-        None => Vec::new(),
-    };
-    let columns = Columns { references, ours };
-    if columns.names().is_empty() {
-        return Err(Error::Usage("explore needs at least one column".into()));
-    }
+    let columns = Columns::start(
+        root,
+        "explore",
+        references,
+        ours,
+        toolchain,
+        REFERENCE_PERMITS,
+    )
+    .await?;
     let run = explore(request, &columns, progress).await;
     columns.stop().await;
     let run = run?;

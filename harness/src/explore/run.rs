@@ -41,7 +41,33 @@ pub struct Columns<'a, N> {
     pub ours: Option<Arc<OursSide<N>>>,
 }
 
-impl<N> Columns<'_, N> {
+impl<'a, N> Columns<'a, N> {
+    /// Starts the reference columns (all at once, when there is a toolchain), each with its
+    /// state under `reference-worker/.wrangler-state/<command>`, beside ours. A column that
+    /// cannot start stops the others and refuses with its reason; no column at all is a usage
+    /// error naming `command`.
+    pub async fn start(
+        root: &std::path::Path,
+        command: &str,
+        references: Vec<crate::sides::reference::ReferenceColumn>,
+        ours: Option<Arc<OursSide<N>>>,
+        toolchain: Option<&'a Toolchain>,
+        permits: usize,
+    ) -> crate::error::Result<Self> {
+        let state = root.join("reference-worker/.wrangler-state").join(command);
+        let references = match toolchain {
+            Some(toolchain) => start_columns(toolchain, references, &state, permits).await?,
+            None => Vec::new(),
+        };
+        let columns = Columns { references, ours };
+        if columns.names().is_empty() {
+            return Err(crate::error::Error::Usage(format!(
+                "{command} needs at least one column"
+            )));
+        }
+        Ok(columns)
+    }
+
     /// The column names, in the order outcomes are reported.
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.references.iter().map(|c| c.name.clone()).collect();

@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use crate::catalogue::Case;
 use crate::error::{Error, Result};
-use crate::explore::run::{Columns, observe, start_columns};
+use crate::explore::run::{Columns, observe};
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, Toolchain};
 use report::{ColumnVerdict, Report, TestResult};
@@ -116,15 +116,15 @@ pub async fn command<N: Executor + 'static>(
             selection.left_out.values().sum::<usize>()
         )));
     }
-    let state = root.join("reference-worker/.wrangler-state/test262");
-    let references = match toolchain {
-        Some(toolchain) => start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?,
-        None => Vec::new(),
-    };
-    let columns = Columns { references, ours };
-    if columns.names().is_empty() {
-        return Err(Error::Usage("test262 needs at least one column".into()));
-    }
+    let columns = Columns::start(
+        root,
+        "test262",
+        references,
+        ours,
+        toolchain,
+        REFERENCE_PERMITS,
+    )
+    .await?;
     let report = run(&request, &selection, &columns, progress).await;
     columns.stop().await;
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;

@@ -28,7 +28,7 @@ use codemode_executor::protocol::Executor;
 
 use crate::catalogue::Case;
 use crate::error::{Error, Result};
-use crate::explore::run::{Columns, observe, start_columns};
+use crate::explore::run::{Columns, observe};
 use crate::sides::ours::OursSide;
 use crate::sides::reference::{ReferenceColumn, Toolchain};
 use report::Report;
@@ -112,15 +112,8 @@ pub async fn command<N: Executor + 'static>(
 ) -> Result<Report> {
     // The files are read (and refused) before any column is started.
     read(&request)?;
-    let state = root.join("reference-worker/.wrangler-state/wpt");
-    let references = match toolchain {
-        Some(toolchain) => start_columns(toolchain, references, &state, REFERENCE_PERMITS).await?,
-        None => Vec::new(),
-    };
-    let columns = Columns { references, ours };
-    if columns.names().is_empty() {
-        return Err(Error::Usage("wpt needs at least one column".into()));
-    }
+    let columns =
+        Columns::start(root, "wpt", references, ours, toolchain, REFERENCE_PERMITS).await?;
     let report = run(&request, &columns, progress).await;
     columns.stop().await;
     let report = report?;
