@@ -9,9 +9,7 @@ use codemode_executor::dialect::{
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{JsValue, Timeout};
 
-fn executor() -> CodemodeExecutor<IsolateExecutor> {
-    CodemodeExecutor::new(IsolateExecutor::new(IsolateOptions::default().workers(1)))
-}
+use crate::support::{codemode, tool};
 
 async fn run(executor: &CodemodeExecutor<IsolateExecutor>, code: &str) -> ExecuteResult {
     executor
@@ -31,7 +29,7 @@ fn result(value: JsValue, error: Option<&str>, logs: &[&str]) -> ExecuteResult {
 /// The three examples closing "Output normalization" in `docs/dialect.md`.
 #[tokio::test]
 async fn the_designs_three_examples_run_end_to_end() {
-    let executor = executor();
+    let executor = codemode();
     assert_eq!(
         run(&executor, "const answer = 6 * 7\nanswer").await,
         result(JsValue::Number(42.0), None, &[])
@@ -47,17 +45,9 @@ async fn the_designs_three_examples_run_end_to_end() {
     executor.dispose().await;
 }
 
-fn tool(f: impl Fn(Vec<JsValue>) -> Result<JsValue, Thrown> + Send + Sync + 'static) -> ToolFn {
-    let f = Arc::new(f);
-    Arc::new(move |args| {
-        let f = Arc::clone(&f);
-        Box::pin(async move { f(args) })
-    })
-}
-
 #[tokio::test]
 async fn tools_are_called_by_their_sanitized_name_and_raw_names_are_refused() {
-    let executor = executor();
+    let executor = codemode();
     let gh = Provider::new("gh").tool("list-issues", tool(|args| Ok(JsValue::Array(args))));
     let answer = executor
         .execute(
@@ -95,7 +85,7 @@ async fn tools_are_called_by_their_sanitized_name_and_raw_names_are_refused() {
 
 #[tokio::test]
 async fn errors_render_as_the_dialect_reports_them() {
-    let executor = executor();
+    let executor = codemode();
     assert_eq!(
         run(&executor, "console.log('a', 1); throw new Error('boom')").await,
         result(JsValue::Undefined, Some("boom"), &["a 1"])

@@ -20,7 +20,7 @@ fn the_repository_readme_shows_the_crate_readmes_doc_tested_example() {
         // Packaged alone (`cargo publish`), the crate has no repository README.
         return;
     };
-    let crate_readme = include_str!("../README.md");
+    let crate_readme = include_str!("../../README.md");
     assert_eq!(host_example(&repository), host_example(crate_readme));
 }
 
@@ -28,7 +28,7 @@ fn the_repository_readme_shows_the_crate_readmes_doc_tested_example() {
 fn the_tool_and_its_provider_are_at_most_a_third_of_the_raw_version() {
     // The raw version: a ToolFn matching JsValue trees, and a Provider spelling
     // every field: 16 lines.
-    let example = host_example(include_str!("../README.md"));
+    let example = host_example(include_str!("../../README.md"));
     let typed: Vec<&str> = example
         .lines()
         .filter(|line| {

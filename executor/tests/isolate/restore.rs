@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome, RunError, Timeout};
 
+use crate::support::request;
+
 /// One worker, one sandbox: every run after the first reuses it, restored.
 fn one_sandbox() -> IsolateExecutor {
     IsolateExecutor::new(
@@ -17,14 +19,6 @@ fn one_sandbox() -> IsolateExecutor {
             .prepared_sandboxes(1)
             .memory_limit_bytes(32 << 20),
     )
-}
-
-fn request(code: &str) -> ExecuteRequest {
-    ExecuteRequest {
-        code: code.into(),
-        timeout: Some(Timeout::Millis(5_000)),
-        ..ExecuteRequest::default()
-    }
 }
 
 async fn run(executor: &IsolateExecutor, code: &str) -> Outcome {

@@ -16,6 +16,8 @@ use codemode_executor::protocol::{
     Outcome, ProviderDescriptor, RunError, Timeout, ToolCall, texts,
 };
 
+use crate::support::tool;
+
 type Script =
     Arc<dyn Fn(ExecuteRequest) -> BoxFuture<'static, Result<Outcome, Error>> + Send + Sync>;
 
@@ -73,14 +75,6 @@ fn success(result: JsValue) -> Outcome {
         error: None,
         logs: vec![],
     }
-}
-
-fn tool(f: impl Fn(Vec<JsValue>) -> Result<JsValue, Thrown> + Send + Sync + 'static) -> ToolFn {
-    let f = Arc::new(f);
-    Arc::new(move |args| {
-        let f = Arc::clone(&f);
-        Box::pin(async move { f(args) })
-    })
 }
 
 fn echo() -> ToolFn {

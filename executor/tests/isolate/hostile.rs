@@ -14,9 +14,7 @@ use codemode_executor::protocol::{
     Timeout, ToolCall, decode_codec_json,
 };
 
-fn one_worker() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions::default().workers(1))
-}
+use crate::support::{one_worker, strings};
 
 /// Echoes the decoded arguments; records every call it receives.
 #[derive(Default)]
@@ -43,10 +41,6 @@ fn request(code: &str, dispatch: Option<Arc<Recorder>>) -> ExecuteRequest {
         timeout: Some(Timeout::Millis(500)),
         ..ExecuteRequest::default()
     }
-}
-
-fn strings(items: &[&str]) -> JsValue {
-    JsValue::Array(items.iter().map(|s| JsValue::String((*s).into())).collect())
 }
 
 #[tokio::test]

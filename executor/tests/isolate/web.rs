@@ -4,12 +4,10 @@
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome};
 
-fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions::default().workers(1))
-}
+use crate::support::one_worker;
 
 async fn run(code: &str) -> Outcome {
-    executor()
+    one_worker()
         .execute(ExecuteRequest {
             code: code.into(),
             ..ExecuteRequest::default()
@@ -171,7 +169,7 @@ async fn intl_en_us() {
 
 #[tokio::test]
 async fn web_globals_do_not_leak_between_runs() {
-    let executor = executor();
+    let executor = one_worker();
     let first = executor
         .execute(ExecuteRequest {
             code: "async () => { URL.prototype.leak = 1; globalThis.Headers = 5; return typeof Headers }".into(),

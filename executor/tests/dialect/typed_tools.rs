@@ -10,12 +10,10 @@ use codemode_executor::{
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 
-fn executor() -> CodemodeExecutor<IsolateExecutor> {
-    CodemodeExecutor::new(IsolateExecutor::new(IsolateOptions::default().workers(1)))
-}
+use crate::support::codemode;
 
 async fn run(tools: impl Into<Tools>, code: &str) -> ExecuteResult {
-    let executor = executor();
+    let executor = codemode();
     let result = executor
         .execute(code, tools, ExecuteOptions::new())
         .await
@@ -217,7 +215,7 @@ async fn raw_tools_closure_connectors_and_option_builders_work_together() {
         .module("lib.js", "export const eight = 8;")
         .timeout(Duration::from_secs(5));
     assert_eq!(options.timeout, Some(Timeout::Millis(5000)));
-    let executor = executor();
+    let executor = codemode();
     let result = executor
         .execute(
             "import { eight } from 'lib.js'; async () => { let failed; try { await conn.fail(); } catch (e) { failed = e.message; } return [await raw.count(1, 2, 3), fromPrelude, eight, await conn.echo('x'), failed]; }",

@@ -30,7 +30,7 @@ const PROGRAMS: [(&str, &str, &str); 2] = [
 
 /// The crate README's host example, its `main` renamed so the generated `main` can call it.
 fn readme_example() -> String {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = readme
         .find("## Use the executor in your host")
         .expect("the crate README has a section \"Use the executor in your host\"");

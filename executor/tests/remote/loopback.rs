@@ -23,6 +23,8 @@ use codemode_executor::remote::{
     ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions, ServerStats,
 };
 
+use crate::support::tool;
+
 fn isolate() -> IsolateExecutor {
     IsolateExecutor::new(IsolateOptions::default().workers(2))
 }
@@ -85,14 +87,6 @@ fn quiet() -> ServerOptions {
 
 async fn connect(url: &str, options: ConnectOptions) -> RemoteExecutor {
     RemoteExecutor::connect(url, options).await.unwrap()
-}
-
-fn tool(f: impl Fn(Vec<JsValue>) -> Result<JsValue, Thrown> + Send + Sync + 'static) -> ToolFn {
-    let f = Arc::new(f);
-    Arc::new(move |args| {
-        let f = f.clone();
-        Box::pin(async move { f(args) })
-    })
 }
 
 fn providers() -> Tools {

@@ -9,27 +9,13 @@ use codemode_executor::Error;
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome, Timeout};
 
-fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions::default().workers(1))
-}
-
-fn request(code: &str) -> ExecuteRequest {
-    ExecuteRequest {
-        code: code.into(),
-        timeout: Some(Timeout::Millis(5_000)),
-        ..ExecuteRequest::default()
-    }
-}
+use crate::support::{one_worker, request, strings};
 
 async fn run(code: &str) -> Outcome {
-    executor()
+    one_worker()
         .execute(request(code))
         .await
         .expect("the run completes")
-}
-
-fn strings(items: &[&str]) -> JsValue {
-    JsValue::Array(items.iter().map(|s| JsValue::String((*s).into())).collect())
 }
 
 /// Each input's `JSON.parse` message, read inside the sandbox.
@@ -159,7 +145,7 @@ async fn boxed_primitives_cross_as_their_values() {
 
 #[tokio::test]
 async fn null_prototype_objects_and_symbols_fail_the_crossing_with_the_reference_texts() {
-    let error = executor()
+    let error = one_worker()
         .execute(request(
             "async () => Object.groupBy([1, 2], (x) => (x % 2 ? 'odd' : 'even'))",
         ))
@@ -172,7 +158,7 @@ async fn null_prototype_objects_and_symbols_fail_the_crossing_with_the_reference
                 .into()
         )
     );
-    let error = executor()
+    let error = one_worker()
         .execute(request("async () => Symbol('s')"))
         .await
         .unwrap_err();
@@ -200,7 +186,7 @@ async fn a_failed_dynamic_import_names_the_module_alone() {
              .map((p) => p.then(() => 'ok', (e) => e.message)))",
         )
     };
-    let outcome = executor().execute(request).await.unwrap();
+    let outcome = one_worker().execute(request).await.unwrap();
     assert_eq!(
         outcome.result,
         strings(&[
@@ -289,7 +275,7 @@ async fn a_caught_call_of_a_missing_member_names_its_callee() {
              return out }",
         )
     };
-    let outcome = executor().execute(request).await.unwrap();
+    let outcome = one_worker().execute(request).await.unwrap();
     assert_eq!(
         outcome.result,
         strings(&[
@@ -398,7 +384,7 @@ async fn syntax_mistakes_fail_to_start_as_v8_words_them() {
         ),
         ("async () => { return `abc }", "Unexpected end of input"),
     ] {
-        let error = executor().execute(request(code)).await.unwrap_err();
+        let error = one_worker().execute(request(code)).await.unwrap_err();
         assert_eq!(
             error.to_string(),
             format!("Failed to start Worker:\nUncaught SyntaxError: {text}"),

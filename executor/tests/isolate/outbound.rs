@@ -13,9 +13,7 @@ use codemode_executor::protocol::{
     OutboundResponse, Outcome, RunError, Timeout, default_status_text,
 };
 
-fn executor() -> IsolateExecutor {
-    IsolateExecutor::new(IsolateOptions::default().workers(1))
-}
+use crate::support::one_worker;
 
 /// Records every request; answers after `delay` (never, with `None`), or fails on `/fail`.
 struct Recorder {
@@ -59,7 +57,7 @@ impl OutboundHandler for Recorder {
 }
 
 async fn run(code: &str, outbound: Option<Outbound>, count_host_waits: bool) -> Outcome {
-    executor()
+    one_worker()
         .execute(ExecuteRequest {
             code: code.into(),
             outbound,
@@ -181,7 +179,7 @@ async fn without_counting_host_waits_a_slow_handler_does_not_use_the_bound() {
 #[tokio::test]
 async fn an_abandoned_request_is_dropped_and_never_answers_a_later_run() {
     let handler = Recorder::new(Some(Duration::from_millis(200)));
-    let executor = executor();
+    let executor = one_worker();
     let first = executor
         .execute(ExecuteRequest {
             code: r#"async () => { fetch("https://api.test/"); const c = new AbortController(); const p = fetch("https://api.test/", {signal: c.signal}); await new Promise((r) => setTimeout(r, 10)); c.abort(); try { await p; } catch (e) { return e.name; } }"#.into(),
@@ -231,7 +229,7 @@ async fn concurrent_requests_each_get_their_answer() {
 #[test]
 fn default_status_texts_are_the_measured_ones() {
     let measured: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(include_str!("fixtures/status_texts.json")).unwrap();
+        serde_json::from_str(include_str!("../fixtures/status_texts.json")).unwrap();
     assert_eq!(measured.len(), 400);
     for (status, text) in measured {
         assert_eq!(
