@@ -3,7 +3,7 @@
 //! file:line:column, disagreements are written as a catalogue the loader loads (each expect
 //! the deciding column's outcome), and a whole run on ours writes outputs that load.
 
-mod common;
+use crate::support;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -78,7 +78,7 @@ fn a_small_generator_gives_every_distinct_program_and_stops() {
 
 #[test]
 fn a_malformed_generator_names_file_line_and_column() {
-    let dir = common::scratch("explore-malformed");
+    let dir = support::scratch("explore-malformed");
     let file = dir.join("broken.yaml");
     std::fs::write(
         &file,
@@ -165,7 +165,7 @@ fn judged_run() -> Exploration {
 #[test]
 fn disagreements_are_written_as_a_catalogue_that_loads() {
     let run = judged_run();
-    let out = common::scratch("explore-written");
+    let out = support::scratch("explore-written");
     let written = explore::write(&run, &out).expect("written");
     assert_eq!(written.tally.agreements, 1);
     assert_eq!(written.tally.errors.len(), 1);
@@ -204,7 +204,7 @@ fn disagreements_are_written_as_a_catalogue_that_loads() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_on_ours_alone_writes_outputs_that_load() {
-    let out = common::scratch("explore-ours");
+    let out = support::scratch("explore-ours");
     let ours = Arc::new(OursSide::new(IsolateExecutor::default()));
     let request = Request {
         generator: tiny(),
@@ -215,7 +215,7 @@ async fn a_run_on_ours_alone_writes_outputs_that_load() {
         recorded: None,
     };
     let (run, written) = explore::command(
-        &common::root(),
+        &support::root(),
         request,
         Some(ours.clone()),
         Vec::new(),
@@ -261,7 +261,7 @@ async fn run_on_ours(
         recorded,
     };
     let outcome = explore::command(
-        &common::root(),
+        &support::root(),
         request,
         Some(ours.clone()),
         Vec::new(),
@@ -278,7 +278,7 @@ async fn run_on_ours(
 async fn a_recorded_column_is_compared_with_a_fresh_run_of_ours() {
     // A run on ours alone, its outcomes then recorded as if a reference column had measured
     // them, one of them changed.
-    let first = common::scratch("explore-record");
+    let first = support::scratch("explore-record");
     run_on_ours(&first, 5, None).await.expect("the first run");
     let mut entries: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(first.join("tiny.json")).unwrap()).unwrap();
@@ -296,7 +296,7 @@ async fn a_recorded_column_is_compared_with_a_fresh_run_of_ours() {
     let recording = explore::recorded::read(&recording_file).expect("a recording");
     assert_eq!(recording.columns, vec!["reference@9.9.9"]);
 
-    let second = common::scratch("explore-replay");
+    let second = support::scratch("explore-replay");
     let (run, written) = run_on_ours(&second, 5, Some(recording.clone()))
         .await
         .expect("the replay");
@@ -309,7 +309,7 @@ async fn a_recorded_column_is_compared_with_a_fresh_run_of_ours() {
     assert_eq!(catalogue.cases[0].expect.error, Some(json!("went wrong")));
 
     // Another seed draws other programs, which the recording does not hold.
-    let refused = run_on_ours(&common::scratch("explore-refused"), 6, Some(recording))
+    let refused = run_on_ours(&support::scratch("explore-refused"), 6, Some(recording))
         .await
         .err()
         .expect("refused")

@@ -2,7 +2,7 @@
 //! column) every `--progress-every` seconds while the cells run, the closing phase line with
 //! the time of each phase, and reports that name a case's file relative to the project root.
 
-mod common;
+use crate::support;
 
 use std::process::{Command, Stdio};
 
@@ -24,15 +24,15 @@ fn stamp(line: &str) -> Option<f64> {
 
 #[test]
 fn a_run_off_a_terminal_prints_progress_every_few_seconds_and_its_phases() {
-    let dir = common::scratch("progress");
+    let dir = support::scratch("progress");
     // A catalogue inside the project (under target/), so its file has a path from the root.
     let inside = format!("target/matrix-command-{}", std::process::id());
-    let cases = common::root().join(&inside);
+    let cases = support::root().join(&inside);
     std::fs::create_dir_all(&cases).unwrap();
     std::fs::write(cases.join("slow.yaml"), catalogue()).unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_codemode-compat"))
         .arg("--root")
-        .arg(common::root())
+        .arg(support::root())
         .args([
             "matrix",
             "--columns",

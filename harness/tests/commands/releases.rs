@@ -4,8 +4,6 @@
 //! one matrix with every column, whether the reports share outcomes by digest or were written
 //! before they did.
 
-mod common;
-
 use std::path::PathBuf;
 
 use codemode_compat::baseline::Baseline;
@@ -13,7 +11,7 @@ use codemode_compat::matrix::{self, OURS};
 use codemode_compat::report;
 use codemode_compat::sides::reference::UPSTREAM;
 use codemode_compat::sides::reference::releases::{alias_name, aliased_config, line_of};
-use common::root;
+use crate::support::root;
 use semver::Version;
 use serde_json::{Value, json};
 

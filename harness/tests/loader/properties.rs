@@ -1,7 +1,7 @@
 //! Property tests of the catalogue loader: whatever a file holds, loading it never panics,
 //! and every problem names its file, line and column.
 
-mod common;
+use crate::support;
 
 use codemode_compat::Error;
 use codemode_compat::catalogue::load_dirs;
@@ -83,7 +83,7 @@ fn catalogue_text() -> impl Strategy<Value = String> {
 }
 
 fn check(text: &str) -> Result<(), TestCaseError> {
-    let dir = common::scratch("loader-property");
+    let dir = support::scratch("loader-property");
     let file = dir.join("area.yaml");
     std::fs::write(&file, text).unwrap();
     let loaded = load_dirs(std::slice::from_ref(&dir));

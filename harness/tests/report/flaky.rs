@@ -5,12 +5,10 @@
 //! every attempt still fails, with its earlier attempts; `--shard K/N` runs disjoint parts of
 //! the catalogue that `merge` joins back into the whole.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{root, scratch};
+use crate::support::{root, scratch};
 use serde_json::Value;
 
 /// Cases that pass half the time: with 20 of them, the chance that none fails its first

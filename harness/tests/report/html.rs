@@ -7,8 +7,8 @@
 //! is missing and this runs as root with apt-get, Debian's `chromium` package is installed
 //! (about a minute: 64 s here, 155 MB); otherwise the test fails saying what to install.
 
-mod common;
-mod report_fixture;
+use crate::support;
+use crate::support::report_fixture;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
@@ -538,7 +538,7 @@ fn a_multi_megabyte_outcome_is_elided_once_and_the_page_still_shows_it() {
     let out = dir.join("results");
     let run = Command::new(env!("CARGO_BIN_EXE_codemode-compat"))
         .arg("--root")
-        .arg(common::root())
+        .arg(support::root())
         .args(["matrix", "--columns", "ours,remote", "--cases"])
         .arg(&cases)
         .arg("--out")

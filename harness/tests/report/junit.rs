@@ -1,8 +1,7 @@
 //! `junit.xml` parses back as well-formed XML with a suite per column, a case per cell, and
 //! failures, errors and skips where the matrix has them, hostile text included.
 
-mod common;
-mod report_fixture;
+use crate::support::report_fixture;
 
 use codemode_compat::report::to_junit;
 use quick_xml::events::Event;

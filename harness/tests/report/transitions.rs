@@ -3,12 +3,10 @@
 //! exit summary, `matrix.json`, `matrix.md`, `matrix.html` and `junit.xml`, and `accept`
 //! makes a written report the baseline.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{root, scratch};
+use crate::support::{root, scratch};
 use serde_json::Value;
 
 fn catalogue(dir: &Path, second_expects: i64, third: bool) {

@@ -9,7 +9,10 @@
 //!   sibling checkout's files) or an issue number;
 //! - the executor's layers import one way: `protocol` knows nothing of QuickJS, the dialect,
 //!   the isolate or the remote layer; the dialect nothing of QuickJS, the isolate or the
-//!   remote layer.
+//!   remote layer;
+//! - each crate's integration tests are one binary, `tests/main.rs` with a module per concept
+//!   (the harness's catalogue, through libtest-mimic, is the one other), so a new test file
+//!   becomes a module instead of one more binary that links everything again.
 //!
 //! Paths under `results/`, `target/` and `node_modules/` are outputs of commands, not sources,
 //! and are not required to exist; a path with a placeholder (`<version>`, `NNNN`, `*`) names
@@ -443,6 +446,38 @@ fn the_executor_layers_import_one_way() {
         }
     }
     report("layers", problems);
+}
+
+#[test]
+fn each_crate_builds_one_integration_test_binary() {
+    let Some(root) = root() else { return };
+    let mut problems = Vec::new();
+    for (tests, binaries) in [
+        ("executor/tests", &["main.rs"][..]),
+        ("harness/tests", &["main.rs", "catalogue.rs"][..]),
+    ] {
+        let Ok(entries) = fs::read_dir(root.join(tests)) else {
+            continue;
+        };
+        let mut names: Vec<(String, bool)> = entries
+            .flatten()
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, e.path().join("main.rs").is_file())
+            })
+            .collect();
+        names.sort();
+        for (name, holds_main) in names {
+            if (name.ends_with(".rs") && !binaries.contains(&name.as_str())) || holds_main {
+                let file = if holds_main { format!("{name}/main.rs") } else { name };
+                problems.push(format!(
+                    "{tests}/{file}:1: cargo builds this as a test binary of its own; make it a \
+                     module of `{tests}/main.rs`"
+                ));
+            }
+        }
+    }
+    report("test binaries", problems);
 }
 
 #[test]

@@ -4,8 +4,6 @@
 //! cell and no other, a column that keeps crashing is given up after its restarts, and a
 //! malformed catalogue is located.
 
-mod common;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,7 +13,7 @@ use codemode_compat::matrix::reference_cell;
 use codemode_compat::sides::reference::{
     CRASHED_ON_THIS_CASE, ReferenceSide, discover, ensure_installed, group_alive,
 };
-use common::{children, root, scratch};
+use crate::support::{children, root, scratch};
 
 /// Whether `pid` leads a process group (its pgid, the fifth field of /proc/PID/stat, is itself).
 fn leads_its_group(pid: i32) -> bool {

@@ -4,7 +4,7 @@
 //! process started here leads its own process group and is stopped by id, also when a test
 //! fails (the daemons' and servers' guards stop their groups as they drop).
 
-mod common;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,8 +15,8 @@ use codemode_executor::protocol::{
     BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
 };
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
-use common::children;
-use common::remote::{JsServer, Proxy, daemon_binary, start_daemon};
+use crate::support::children;
+use crate::support::remote::{JsServer, Proxy, daemon_binary, start_daemon};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{Notify, Semaphore};
 
@@ -300,7 +300,7 @@ fn peers_that_send_garbage_are_refused_and_the_daemon_serves_on() {
 #[test]
 fn an_interrupted_or_killed_harness_leaves_no_daemon_behind() {
     for signal in [libc::SIGINT, libc::SIGKILL] {
-        let out = common::scratch("remote-signal");
+        let out = support::scratch("remote-signal");
         // One case that keeps the daemon busy for a while.
         std::fs::write(
             out.join("slow.yaml"),
@@ -308,7 +308,7 @@ fn an_interrupted_or_killed_harness_leaves_no_daemon_behind() {
         )
         .unwrap();
         let mut harness = std::process::Command::new(env!("CARGO_BIN_EXE_codemode-compat"))
-            .args(["--root", common::root().to_str().unwrap(), "matrix"])
+            .args(["--root", support::root().to_str().unwrap(), "matrix"])
             .args(["--columns", "remote", "--cases"])
             .arg(&out)
             .arg("--out")

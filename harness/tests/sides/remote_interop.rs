@@ -2,8 +2,6 @@
 //! `interop/`, installed from its lockfile) under the reference toolchain's Node 22. A JS
 //! client calls our daemon; our `RemoteExecutor`, under `CodemodeExecutor`, calls a JS server.
 
-mod common;
-
 use std::sync::Arc;
 
 use codemode_compat::outcome::project;
@@ -11,7 +9,7 @@ use codemode_compat::sides::process::install_exit_guards;
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, ToolFn, Tools};
 use codemode_executor::protocol::JsValue;
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
-use common::remote::{JsServer, js_client, start_daemon};
+use crate::support::remote::{JsServer, js_client, start_daemon};
 use serde_json::json;
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -1,12 +1,11 @@
-//! What the harness's integration tests share: where the project is, and scratch space.
-
-// Each test crate includes this module and uses only part of it.
-#![allow(dead_code)]
+//! What the harness's integration tests share: where the project is, scratch space, the
+//! remote executor's peers and the report tests' small matrix.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub mod remote;
+pub mod report_fixture;
 
 /// The project root (the workspace, which holds cases/, reference-worker/ and wrangler/).
 pub fn root() -> PathBuf {

@@ -3,9 +3,7 @@
 //! against a baseline made from a report. The reference outcomes here are fixtures of the
 //! report's rendering (what a column could answer), not claims about upstream.
 
-#![allow(dead_code)]
-
-pub use super::common::scratch;
+pub use super::scratch;
 use codemode_compat::baseline::Baseline;
 use codemode_compat::catalogue::load_dirs;
 use codemode_compat::cell::{Cell, Status};
