@@ -1,5 +1,5 @@
 // Runs upstream's own pure functions, `normalizeCode` and `sanitizeToolName`, under Node, for
-// the differential test `harness/tests/pure_parts.rs`.
+// the differential test `harness/tests/dialect/pure_parts.rs`.
 //
 // stdin:  a JSON array of {"fn": "normalizeCode" | "sanitizeToolName", "input": string}
 // stdout: a JSON array of the outputs, in the same order.
