@@ -91,8 +91,6 @@
 //! check. The patches and how they are reapplied live in the repository's `vendor/`
 //! directory (`vendor/README.md` there).
 
-#![warn(missing_docs)]
-
 #[cfg(feature = "remote")]
 pub mod daemon;
 pub mod dialect;
