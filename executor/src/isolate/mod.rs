@@ -30,6 +30,8 @@ mod bounds;
 mod call_site;
 mod clone;
 mod compiled;
+mod failure;
+mod hook;
 mod host;
 mod memory;
 mod modules;

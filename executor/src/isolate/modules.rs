@@ -51,7 +51,7 @@ impl ModuleMap {
     /// statically only before it starts (its import block); afterwards it uses `import()`.
     fn static_import<'js>(&self, ctx: &Ctx<'js>, base: &str, name: &str) -> bool {
         if base == MAIN_MODULE {
-            let started = super::sandbox::internal_object(ctx)
+            let started = super::hook::internal_object(ctx)
                 .and_then(|internal| internal.get::<_, bool>("started"))
                 .unwrap_or(false);
             return !started;

@@ -8,7 +8,7 @@
 use rquickjs::context::EvalOptions;
 use rquickjs::{CatchResultExt, CaughtError, Ctx, Function, Object, Value};
 
-use super::run::StartFailure;
+use super::failure::StartFailure;
 use super::v8_messages::is_v8_keyword;
 use crate::protocol::ProviderDescriptor;
 

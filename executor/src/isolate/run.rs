@@ -26,9 +26,14 @@ use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
 use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
+use super::failure::{
+    START_FAILED, StartFailure, quickjs_failure, rendered_error, start_failure, syntax_location,
+    translate_at,
+};
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
-use super::sandbox::{Sandbox, SandboxContext, internal_object};
+use super::hook::internal_object;
+use super::sandbox::{Sandbox, SandboxContext};
 use super::text::{CoercedText, Text};
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
@@ -49,8 +54,6 @@ const THIS_OPEN: &str = "(function () { return (";
 /// nothing ever initializes, keeps that zone.
 const THIS_CLOSE: &str = "; let result; }).call(new (class CodeExecutor extends (class WorkerEntrypoint { \
     get [Symbol.toStringTag]() { return \"WorkerEntrypoint\" } }) { evaluate() {} })())";
-
-const START_FAILED: &str = "Failed to start Worker:\nUncaught ";
 
 /// The bounds one run gets.
 #[derive(Debug, Clone, Copy)]
@@ -193,19 +196,6 @@ struct Session {
 enum Ended {
     Settled,
     TimedOut,
-}
-
-/// Why the start failed: a text for [`Error::StartFailed`], a refused request, or a bound.
-pub(super) enum StartFailure {
-    Text(String),
-    /// The program does not parse, at this 1-based line and column of the request's code.
-    Syntax {
-        text: String,
-        line: usize,
-        column: usize,
-    },
-    Invalid(String),
-    Bound(RunError),
 }
 
 impl Session {
@@ -585,11 +575,6 @@ enum Settled {
     Failed(RunError),
 }
 
-/// A QuickJS failure outside the program: the executor's own fault.
-pub(super) fn quickjs_failure(error: rquickjs::Error) -> Error {
-    Error::Internal(error.to_string())
-}
-
 async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
@@ -677,117 +662,6 @@ fn threw<'js>(
     RunError::Threw { message, thrown }
 }
 
-/// Translates an error's message, using its stack to name a callee where needed.
-fn translate_at(
-    message: &str,
-    error: &Object<'_>,
-    main_source: &str,
-    modules: &BTreeMap<String, String>,
-) -> String {
-    let Text(stack) = error.get("stack").unwrap_or(Text(String::new()));
-    let position = stack_positions(&stack)
-        .into_iter()
-        .find_map(|(file, line, column)| {
-            let source = if file == MAIN_MODULE {
-                main_source
-            } else {
-                modules.get(&file)?.as_str()
-            };
-            Some(SourcePosition {
-                source,
-                line,
-                column,
-            })
-        });
-    translate_message(message, position)
-}
-
-/// `(file, line, column)` of every frame in a QuickJS stack.
-fn stack_positions(stack: &str) -> Vec<(String, usize, usize)> {
-    stack
-        .lines()
-        .filter_map(|line| {
-            let frame = line.trim().strip_prefix("at ")?;
-            let location = match (frame.rfind('('), frame.ends_with(')')) {
-                (Some(open), true) => &frame[open + 1..frame.len() - 1],
-                _ => frame,
-            };
-            let mut parts = location.rsplitn(3, ':');
-            let column = parts.next()?.parse().ok()?;
-            let line = parts.next()?.parse().ok()?;
-            Some((parts.next()?.to_string(), line, column))
-        })
-        .collect()
-}
-
-/// `Name: message` for an error thrown while the program loaded.
-fn rendered_error(
-    thrown: &Value<'_>,
-    main_source: &str,
-    modules: &BTreeMap<String, String>,
-) -> String {
-    let Some(object) = thrown.as_object() else {
-        return thrown.get::<CoercedText>().map(|c| c.0).unwrap_or_default();
-    };
-    let Text(name) = object.get("name").unwrap_or_else(|_| Text("Error".into()));
-    let Text(message) = object.get("message").unwrap_or(Text(String::new()));
-    let message = if name == "SyntaxError" {
-        let Text(stack) = object.get("stack").unwrap_or(Text(String::new()));
-        syntax_message(&message, &stack, main_source, modules)
-    } else {
-        translate_at(&message, object, main_source, modules)
-    };
-    if message.is_empty() {
-        name
-    } else {
-        format!("{name}: {message}")
-    }
-}
-
-fn syntax_message(
-    message: &str,
-    stack: &str,
-    fallback_source: &str,
-    modules: &BTreeMap<String, String>,
-) -> String {
-    match stack_positions(stack).into_iter().next() {
-        Some((file, line, column)) => {
-            let source = modules
-                .get(&file)
-                .map(String::as_str)
-                .unwrap_or(fallback_source);
-            translate_syntax_error(message, source, line, column)
-        }
-        None => message.to_string(),
-    }
-}
-
-/// Where a syntax error in the program's own module is: its (line, column) in the module
-/// (the line is at least 2, the program's first line).
-fn syntax_location(error: &CaughtError<'_>) -> Option<(usize, usize)> {
-    let CaughtError::Exception(exception) = error else {
-        return None;
-    };
-    let object = exception.as_object();
-    let name: String = object.get("name").ok()?;
-    if name != "SyntaxError" {
-        return None;
-    }
-    let stack: String = object.get("stack").ok()?;
-    let (file, line, column) = stack_positions(&stack).into_iter().next()?;
-    (file == MAIN_MODULE && line >= 2).then_some((line, column))
-}
-
-/// The start failure for an error caught while the scope or the program loaded.
-fn start_failure(
-    _ctx: &Ctx<'_>,
-    error: CaughtError<'_>,
-    source: &str,
-    modules: &BTreeMap<String, String>,
-) -> StartFailure {
-    StartFailure::Text(start_failure_text(error, source, modules))
-}
-
 /// V8's text for a static import declaration inside a function body: the token after
 /// `import` is unexpected (`Unexpected identifier 'axios'`, `Unexpected token '{'`).
 fn import_in_body_text(imports: &str) -> String {
@@ -807,19 +681,3 @@ fn import_in_body_text(imports: &str) -> String {
     translate_syntax_error("unexpected token", after.trim_start(), 1, 1)
 }
 
-/// The text of a start failure: `Failed to start Worker:` and the rendered error.
-pub(super) fn start_failure_text(
-    error: CaughtError<'_>,
-    source: &str,
-    modules: &BTreeMap<String, String>,
-) -> String {
-    let text = match &error {
-        CaughtError::Exception(exception) => {
-            let value = exception.clone().into_value();
-            rendered_error(&value, source, modules)
-        }
-        CaughtError::Value(value) => rendered_error(value, source, modules),
-        CaughtError::Error(e) => e.to_string(),
-    };
-    format!("{START_FAILED}{text}")
-}

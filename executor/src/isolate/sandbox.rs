@@ -30,7 +30,8 @@ use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
 use super::modules::ModuleMap;
 use super::region::{Image, Region};
-use super::run::{quickjs_failure, start_failure_text};
+use super::failure::{quickjs_failure, start_failure_text};
+use super::hook::{InternalHook, internal_object};
 use crate::Error;
 
 static BOOTSTRAP: InternalScript =
@@ -149,23 +150,6 @@ impl Drop for SandboxContext {
 
 /// QuickJS's own initial collection threshold.
 const DEFAULT_GC_THRESHOLD: usize = 256 << 10;
-
-/// The object `bootstrap.js` returns (the run loop's hook), kept in the runtime's userdata:
-/// no global names it, so a program cannot reach it, enumerate it or call into it.
-pub(super) struct InternalHook<'js>(Object<'js>);
-
-// SAFETY: the hook holds nothing but a value of the context it was made in, and is
-// re-borrowed with that context's lifetime.
-unsafe impl<'js> JsLifetime<'js> for InternalHook<'js> {
-    type Changed<'to> = InternalHook<'to>;
-}
-
-/// The run loop's hook of the sandbox `ctx` belongs to.
-pub(super) fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
-    ctx.userdata::<InternalHook<'js>>()
-        .map(|hook| hook.0.clone())
-        .ok_or(rquickjs::Error::Unknown)
-}
 
 /// A runtime and context with the sandbox scope installed, newly prepared or restored.
 pub(super) struct Sandbox {

@@ -13,6 +13,14 @@
 //!
 //! Anything else aborts the session with a reason naming it: the peer receives
 //! `["abort", ["error", "Error", reason]]` and the socket closes with code 3000.
+//!
+//! `session`, `tables` and `value` import one another, on purpose: their types are one
+//! recursive structure. A value can hold a stub of the peer's ([`RemoteStub`]); a stub holds
+//! its session, to call and to release through; the session holds its tables; the tables hold
+//! the stubs and the calls they handed out, and decode values. Whichever file the stub went
+//! to, it would import the tables that import it back: the files divide the structure by what
+//! a reader looks for (the session's loop, the reference counts, the expressions), not into
+//! layers.
 
 pub mod message;
 mod session;

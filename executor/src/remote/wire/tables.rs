@@ -6,6 +6,8 @@
 //! - Imports (what we may call): each push we send takes the next positive ID until its
 //!   answer arrives; each stub the peer sends counts its introductions, and releasing it sends
 //!   `["release", id, introductions]`, so the peer's count reaches zero exactly.
+//!
+//! The tables and the session they belong to import each other (see the head of `wire`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
