@@ -6,38 +6,51 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bench_support::{Figures, median};
+use bench_support::{Figures, ONE_TOOL_CALL, TRIVIAL, median, native_request};
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
-use codemode_executor::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
-};
+use codemode_executor::protocol::Executor;
 
-struct Echo;
+/// Runs one after another, each as soon as the one before ended.
+const NOW: Duration = Duration::ZERO;
+/// Runs 1 ms apart.
+const APART: Duration = Duration::from_millis(1);
 
-impl Dispatch for Echo {
-    fn dispatch(&self, _call: ToolCall) -> BoxFuture<'static, Envelope> {
-        Box::pin(async { Envelope::Result(JsValue::Number(1.0)) })
-    }
+/// Ten tool calls, each awaited before the next.
+const TEN_SEQUENTIAL: &str =
+    "async () => { let s = 0; for (let i = 0; i < 10; i++) s += await codemode.echo(i); return s }";
+/// Ten tool calls awaited together.
+const TEN_CONCURRENT: &str =
+    "async () => (await Promise.all(Array.from({length: 10}, (_, i) => codemode.echo(i)))).length";
+
+/// The pool a workload runs on.
+enum Pool {
+    /// The default options.
+    Default,
+    /// A stock of one prepared sandbox per worker.
+    StockOfOne,
+    /// One worker.
+    OneWorker,
 }
 
-fn request(code: &str) -> ExecuteRequest {
-    ExecuteRequest {
-        code: code.into(),
-        providers: vec![ProviderDescriptor {
-            name: "codemode".into(),
-            ..ProviderDescriptor::default()
-        }],
-        dispatch: Some(Arc::new(Echo)),
-        ..ExecuteRequest::default()
-    }
-}
-
-async fn time_runs(executor: &IsolateExecutor, label: &str, code: &str, runs: usize) {
-    time_runs_apart(executor, label, code, runs, Duration::ZERO).await
-}
+/// Each workload: its pool, its label, its program, how many runs, and the gap between them.
+/// A host rarely sends its next program within microseconds of the last answer; with a gap
+/// (`APART`), every run finds its worker's next sandbox already prepared and the workers idle.
+const WORKLOADS: [(Pool, &str, &str, usize, Duration); 11] = [
+    (Pool::Default, "warm-up", "async () => 1", 50, NOW),
+    (Pool::Default, "trivial program", TRIVIAL, 1000, NOW),
+    (Pool::Default, "trivial program, 1 ms apart", TRIVIAL, 1000, APART),
+    (Pool::StockOfOne, "trivial program, stock of one", TRIVIAL, 1000, NOW),
+    (Pool::StockOfOne, "trivial program, 1 ms apart, stock of one", TRIVIAL, 1000, APART),
+    (Pool::OneWorker, "trivial program, one worker", TRIVIAL, 1000, NOW),
+    (Pool::Default, "one tool call", ONE_TOOL_CALL, 1000, NOW),
+    (Pool::Default, "ten sequential tool calls", TEN_SEQUENTIAL, 500, NOW),
+    (Pool::Default, "one tool call, 1 ms apart", ONE_TOOL_CALL, 1000, APART),
+    (Pool::Default, "ten sequential tool calls, 1 ms apart", TEN_SEQUENTIAL, 500, APART),
+    (Pool::Default, "ten concurrent calls (Promise.all)", TEN_CONCURRENT, 500, NOW),
+];
 
 /// Times `runs` sequential executions, each started `gap` after the previous one ended.
-async fn time_runs_apart(
+async fn time_runs(
     executor: &IsolateExecutor,
     label: &str,
     code: &str,
@@ -50,7 +63,7 @@ async fn time_runs_apart(
             tokio::time::sleep(gap).await;
         }
         let started = Instant::now();
-        let outcome = executor.execute(request(code)).await.expect("run");
+        let outcome = executor.execute(native_request(code)).await.expect("run");
         samples.push(started.elapsed());
         assert!(outcome.error.is_none(), "{label}: {outcome:?}");
     }
@@ -71,63 +84,20 @@ fn main() {
     let runtime = bench_support::runtime();
     runtime.block_on(async {
         let executor = Arc::new(IsolateExecutor::new(IsolateOptions::default()));
-        // Warm up.
-        time_runs(&executor, "warm-up", "async () => 1", 50).await;
-        time_runs(&executor, "trivial program", "async () => 1 + 1", 1000).await;
-        // A host rarely sends its next program within microseconds of the last answer; with
-        // a gap, every run finds its worker's next sandbox already prepared.
-        time_runs_apart(
-            &executor,
-            "trivial program, 1 ms apart",
-            "async () => 1 + 1",
-            1000,
-            Duration::from_millis(1),
-        )
-        .await;
-        let one_each = IsolateExecutor::new(IsolateOptions::default().prepared_sandboxes(1));
-        time_runs(&one_each, "trivial program, stock of one", "async () => 1 + 1", 1000).await;
-        time_runs_apart(
-            &one_each,
-            "trivial program, 1 ms apart, stock of one",
-            "async () => 1 + 1",
-            1000,
-            Duration::from_millis(1),
-        )
-        .await;
-        let single = IsolateExecutor::new(IsolateOptions::default().workers(1));
-        time_runs(&single, "trivial program, one worker", "async () => 1 + 1", 1000).await;
-        time_runs(&executor, "one tool call", "async () => await codemode.echo(1)", 1000).await;
-        time_runs(
-            &executor,
-            "ten sequential tool calls",
-            "async () => { let s = 0; for (let i = 0; i < 10; i++) s += await codemode.echo(i); return s }",
-            500,
-        )
-        .await;
-        // The same, with the stock full and the workers idle when each run arrives.
-        time_runs_apart(
-            &executor,
-            "one tool call, 1 ms apart",
-            "async () => await codemode.echo(1)",
-            1000,
-            Duration::from_millis(1),
-        )
-        .await;
-        time_runs_apart(
-            &executor,
-            "ten sequential tool calls, 1 ms apart",
-            "async () => { let s = 0; for (let i = 0; i < 10; i++) s += await codemode.echo(i); return s }",
-            500,
-            Duration::from_millis(1),
-        )
-        .await;
-        time_runs(
-            &executor,
-            "ten concurrent calls (Promise.all)",
-            "async () => (await Promise.all(Array.from({length: 10}, (_, i) => codemode.echo(i)))).length",
-            500,
-        )
-        .await;
+        // The other pools start when their first workload does, so that their sandbox
+        // preparation does not run beside the workloads before.
+        let (mut one_each, mut single) = (None, None);
+        for (pool, label, code, runs, gap) in WORKLOADS {
+            let executor: &IsolateExecutor = match pool {
+                Pool::Default => &*executor,
+                Pool::StockOfOne => one_each.get_or_insert_with(|| {
+                    IsolateExecutor::new(IsolateOptions::default().prepared_sandboxes(1))
+                }),
+                Pool::OneWorker => single
+                    .get_or_insert_with(|| IsolateExecutor::new(IsolateOptions::default().workers(1))),
+            };
+            time_runs(executor, label, code, runs, gap).await;
+        }
 
         let mut samples = Vec::new();
         for _ in 0..100 {
@@ -136,7 +106,7 @@ fn main() {
             for _ in 0..64 {
                 let executor = executor.clone();
                 handles.push(tokio::spawn(async move {
-                    executor.execute(request("async () => await codemode.echo(1)")).await
+                    executor.execute(native_request(ONE_TOOL_CALL)).await
                 }));
             }
             for handle in handles {
@@ -155,7 +125,7 @@ fn main() {
         for (done, target) in [(0, 100), (100, 10_000)] {
             for _ in done..target {
                 executor
-                    .execute(request("async () => ({ a: [1, 2, 3], s: 'x'.repeat(100) })"))
+                    .execute(native_request("async () => ({ a: [1, 2, 3], s: 'x'.repeat(100) })"))
                     .await
                     .expect("run");
             }

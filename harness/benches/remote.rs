@@ -10,14 +10,11 @@
 //! Run with `cargo bench -p codemode-compat --bench remote`. It builds the daemon (release),
 //! installs the reference toolchain if needed, and stops every process it started.
 
-use std::path::PathBuf;
+mod support;
+
 use std::time::{Duration, Instant};
 
-use bench_support::{Figures, dialect_tools, scratch_catalogue};
-use codemode_compat::catalogue::load_dirs;
-use codemode_compat::sides::reference::{
-    ReferenceSide, discover, ensure_installed, install_exit_guards,
-};
+use bench_support::{Figures, dialect_tools};
 use codemode_compat::sides::remote::daemon::{self, Daemon};
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
 use codemode_executor::isolate::IsolateExecutor;
@@ -58,13 +55,9 @@ async fn batch<N: Executor>(
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let runtime = bench_support::runtime();
+    let runtime = support::runtime();
     let _guard = runtime.enter();
-    install_exit_guards(false);
-
-    let scratch = scratch_catalogue("remote-bench");
-    let catalogue = load_dirs(std::slice::from_ref(&scratch)).expect("the bench catalogue loads");
+    let (scratch, catalogue) = support::catalogue("remote-bench");
 
     let binary = daemon::locate().expect("the daemon binary");
     let token = daemon::fresh_token().expect("a token");
@@ -88,20 +81,7 @@ fn main() {
     let remote = CodemodeExecutor::new(remote);
     let local = CodemodeExecutor::new(IsolateExecutor::default());
 
-    let toolchain = ensure_installed(&root).expect("the reference toolchain");
-    let column = discover(&toolchain)
-        .expect("reference columns")
-        .into_iter()
-        .max_by_key(|column| column.version())
-        .expect("at least one reference column");
-    let side = runtime
-        .block_on(ReferenceSide::start(
-            &toolchain,
-            column,
-            &scratch.join("state"),
-            1,
-        ))
-        .expect("the reference column starts");
+    let side = support::newest_reference(&runtime, &scratch.join("state"));
     println!("daemon: {} ({})", daemon.url, binary.display());
     println!("reference column: {}", side.column.name);
 

@@ -7,14 +7,11 @@
 //! Run with `cargo bench -p codemode-compat --bench versus_reference`. It installs the
 //! reference toolchain if needed and stops its `wrangler dev` at the end.
 
-use std::path::PathBuf;
+mod support;
+
 use std::time::Instant;
 
-use bench_support::{Figures, dialect_tools, native_request, scratch_catalogue};
-use codemode_compat::catalogue::load_dirs;
-use codemode_compat::sides::reference::{
-    ReferenceSide, discover, ensure_installed, install_exit_guards,
-};
+use bench_support::{Figures, dialect_tools, native_request};
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions};
 use codemode_executor::isolate::IsolateExecutor;
 use codemode_executor::protocol::Executor;
@@ -23,23 +20,10 @@ const ROUNDS: usize = 200;
 const OURS_PER_ROUND: usize = 10;
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let runtime = bench_support::runtime();
+    let runtime = support::runtime();
     let _guard = runtime.enter();
-    install_exit_guards(false);
-
-    let scratch = scratch_catalogue("versus-reference");
-    let catalogue = load_dirs(std::slice::from_ref(&scratch)).expect("the bench catalogue loads");
-    let toolchain = ensure_installed(&root).expect("the reference toolchain");
-    let column = discover(&toolchain)
-        .expect("reference columns")
-        .into_iter()
-        .max_by_key(|column| column.version())
-        .expect("at least one reference column");
-    let state = scratch.join("state");
-    let side = runtime
-        .block_on(ReferenceSide::start(&toolchain, column, &state, 1))
-        .expect("the reference column starts");
+    let (scratch, catalogue) = support::catalogue("versus-reference");
+    let side = support::newest_reference(&runtime, &scratch.join("state"));
     println!("reference column: {}", side.column.name);
 
     let dialect = CodemodeExecutor::new(IsolateExecutor::default());
