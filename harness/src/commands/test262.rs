@@ -1,0 +1,47 @@
+//! `test262`: tests of the ECMAScript conformance suite on ours and the local reference
+//! columns, reported per directory.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use codemode_compat::Result;
+use codemode_compat::sampling::{SampledColumns, SamplingOptions};
+use codemode_compat::test262;
+
+use super::absolute;
+use super::columns::local_columns;
+
+/// Runs the tests of the checkout `dir` that `filters` select (`sample` of each, drawn with
+/// the seed) and writes the reports under `out`.
+pub async fn run(
+    root: &Path,
+    dir: PathBuf,
+    filters: Vec<String>,
+    sample: Option<usize>,
+    sampling: SamplingOptions,
+    out: PathBuf,
+) -> Result<ExitCode> {
+    let SamplingOptions {
+        seed,
+        columns,
+        concurrency,
+    } = sampling;
+    // The suite and the filters are checked before any column is set up.
+    let request = test262::cli::request(
+        absolute(dir)?,
+        &filters,
+        sample,
+        seed,
+        concurrency,
+        &columns,
+    )?;
+    let (ours, references, toolchain) =
+        local_columns(root, &columns, "test262").await?;
+    let columns = SampledColumns {
+        ours,
+        references,
+        toolchain,
+    };
+    test262::cli::run(root, request, columns, &absolute(out)?).await?;
+    Ok(ExitCode::SUCCESS)
+}
