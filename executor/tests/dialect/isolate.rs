@@ -1,12 +1,10 @@
 //! End to end: the dialect over the QuickJS isolate executor, the composition a codemode
 //! host ships.
 
-use std::sync::Arc;
-
 use codemode_executor::dialect::{
-    CodemodeExecutor, ExecuteOptions, ExecuteResult, Provider, Thrown, ToolFn, Tools,
+    CodemodeExecutor, ExecuteOptions, ExecuteResult, Provider, Tools,
 };
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
+use codemode_executor::isolate::IsolateExecutor;
 use codemode_executor::protocol::{JsValue, Timeout};
 
 use crate::support::{codemode, tool};

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use codemode_executor::{
-    CodemodeExecutor, Connector, ExecuteOptions, ExecuteResult, IsolateExecutor, IsolateOptions,
+    Connector, ExecuteOptions, ExecuteResult, IsolateOptions,
     JsValue, Provider, Thrown, Timeout, ToolError, ToolFn, Tools, tool, tool_positional,
 };
 use serde::{Deserialize, Serialize};

@@ -8,9 +8,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, RunError,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, ProviderDescriptor, RunError,
     Timeout, ToolCall, decode_codec_json,
 };
 

@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{
     BoxFuture, ExecuteRequest, Executor, JsValue, Outbound, OutboundHandler, OutboundRequest,
     OutboundResponse, Outcome, RunError, Timeout, default_status_text,

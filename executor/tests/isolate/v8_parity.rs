@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use codemode_executor::Error;
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
-use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome, Timeout};
+use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome};
 
 use crate::support::{one_worker, request, strings};
 

@@ -1,7 +1,6 @@
 //! The sandbox's Web globals, through the executor's public API. Every expected value here
 //! was measured on the live reference (workerd under wrangler dev).
 
-use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Outcome};
 
 use crate::support::one_worker;
