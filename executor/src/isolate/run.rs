@@ -34,8 +34,8 @@ use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
 use super::hook::internal_object;
 use super::sandbox::{Sandbox, SandboxContext};
-use super::text::{CoercedText, Text};
-use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
+use super::text::CoercedText;
+use super::v8_messages::translate_syntax_error;
 use crate::Error;
 use crate::protocol::{
     Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,

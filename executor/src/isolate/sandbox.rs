@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
-use rquickjs::{CatchResultExt, Context, Ctx, Function, JsLifetime, Object, Runtime};
+use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
 
 use super::bounds::Interrupt;
 use super::compiled::InternalScript;
