@@ -31,6 +31,7 @@ pub const LARGE_OUTCOME_BYTES: usize = 4096;
 /// One accepted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
+    /// The baseline format's version ([`FORMAT`]), refused when it is not this harness's.
     pub format: u32,
     /// The columns of the accepted run, as their report headers named them.
     pub columns: Vec<BaselineColumn>,
@@ -41,13 +42,18 @@ pub struct Baseline {
 /// A column's header, as accepted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BaselineColumn {
+    /// The column's name (`ours`, `reference@0.5.6`, …).
     pub name: String,
+    /// The upstream package's version the column ran, for a reference column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream: Option<String>,
+    /// The wrangler version the column ran under, for a reference column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wrangler: Option<String>,
+    /// The workerd version the column ran on, for a reference column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workerd: Option<String>,
+    /// The executor's version, for our columns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub executor: Option<String>,
 }
@@ -64,6 +70,7 @@ pub struct BaselineCase {
 /// One cell of an accepted run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BaselineCell {
+    /// The cell's status.
     pub status: Status,
     /// The column's normalized outcome, when the cell ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -15,11 +15,13 @@ pub const DIFF_BYTES: usize = 32 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// The outcome agrees with ours (or, for ours, satisfies the case's `expect`).
     Pass,
     /// The column's outcome differs from ours.
     Diff,
     /// The outcome does not satisfy the case's `expect`.
     Expect,
+    /// The case does not apply to the column (`skip_on`, or the reference cannot run it).
     Skip,
     /// The side could not run the case.
     Error,
@@ -29,6 +31,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order reports list them.
     pub const ALL: [Status; 6] = [
         Status::Pass,
         Status::Diff,
@@ -38,6 +41,7 @@ impl Status {
         Status::Flaky,
     ];
 
+    /// The status as reports write it (`pass`, `diff`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -58,6 +62,7 @@ impl Status {
 /// One case on one column.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cell {
+    /// The cell's status.
     pub status: Status,
     /// The column's normalized outcome, when it ran (reduced once compared: see
     /// [`crate::stored`]; written as its digest).
@@ -69,6 +74,7 @@ pub struct Cell {
     /// With `expect`: the case's expectation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Value>,
+    /// With `diff` and `expect`: the difference, as a unified diff of the two outcomes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
     /// With `skip` and `error`: why.

@@ -6,9 +6,13 @@ use std::path::PathBuf;
 /// One problem found in a catalogue file, located by file, line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// The file the problem is in.
     pub file: PathBuf,
+    /// Its line, from 1.
     pub line: u64,
+    /// Its column, from 1.
     pub column: u64,
+    /// What is wrong, as a sentence.
     pub message: String,
 }
 
@@ -35,12 +39,15 @@ pub enum Error {
     Generator(Vec<Problem>),
     /// A file or directory could not be read or written.
     Io {
+        /// The path that could not be read or written.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
     /// The reference toolchain (Node, npm packages, wrangler) could not be set up.
     Toolchain(String),
     /// A reference column could not be started or stopped answering.
+    /// The column, and what went wrong.
     Reference { column: String, message: String },
     /// The command line asks for something that does not exist.
     Usage(String),

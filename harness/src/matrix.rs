@@ -22,13 +22,18 @@ use crate::stored::{Stored, Whole};
 /// A column's header in every report.
 #[derive(Debug, Clone, Serialize)]
 pub struct ColumnHeader {
+    /// The column's name (`ours`, `remote`, `reference@0.5.6`, …).
     pub name: String,
+    /// The upstream package's version, for a reference column.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream: Option<String>,
+    /// The wrangler version the column ran under, for a reference column.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wrangler: Option<String>,
+    /// The workerd version the column ran on, for a reference column.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workerd: Option<String>,
+    /// The executor's version, for our columns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub executor: Option<String>,
 }
@@ -77,17 +82,24 @@ impl ColumnHeader {
 /// One case's row.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
+    /// The case's id.
     pub id: String,
+    /// The case's file, relative to the project root once the run is done.
     pub file: PathBuf,
+    /// The line of the case's `id` in its file.
     pub line: u64,
+    /// Column name → the case's cell on it.
     pub cells: IndexMap<String, Cell>,
 }
 
 /// A whole run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Matrix {
+    /// The columns, in report order.
     pub columns: Vec<ColumnHeader>,
+    /// The cases, in catalogue order.
     pub cases: Vec<Row>,
+    /// How long the cells took, in milliseconds.
     pub elapsed_ms: u128,
 }
 
@@ -169,7 +181,9 @@ impl Default for Settings {
 
 /// The reference columns a run starts, and what they need to start.
 pub struct References<'a> {
+    /// The toolchain the columns run under.
     pub toolchain: &'a Toolchain,
+    /// The reference columns to start.
     pub columns: Vec<ReferenceColumn>,
     /// Each column persists its state in its own directory under this one.
     pub state_dir: PathBuf,
@@ -179,6 +193,7 @@ pub struct References<'a> {
 /// harness or run elsewhere), and reference workers deployed elsewhere.
 #[derive(Debug, Clone)]
 pub enum ExtraColumn {
+    /// Ours behind an executor daemon, started by the harness or run elsewhere.
     Remote(RemoteColumn),
     /// A deployed reference worker: its column and its origin (`http://HOST:PORT`).
     Deployed(ReferenceColumn, String),

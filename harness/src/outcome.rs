@@ -18,7 +18,9 @@ use std::sync::LazyLock;
 
 /// A named normalization rule, applied to both sides alike.
 pub struct Rule {
+    /// The rule's name, as reports list it.
     pub name: &'static str,
+    /// What the rule does, in one sentence.
     pub about: &'static str,
     apply: fn(&mut Map<String, Value>),
 }

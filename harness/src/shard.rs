@@ -12,7 +12,9 @@ use crate::catalogue::Catalogue;
 /// Shard `index` of `count` (1-based, as `--shard 1/3`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
+    /// Which shard, from 1.
     pub index: u64,
+    /// How many shards.
     pub count: u64,
 }
 

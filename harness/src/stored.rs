@@ -117,6 +117,7 @@ impl Serialize for Stored {
 #[derive(Debug, Clone)]
 pub struct Whole {
     text: Box<str>,
+    /// The reduced form, as reports store it.
     pub stored: Stored,
 }
 

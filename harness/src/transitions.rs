@@ -25,15 +25,23 @@ use crate::matrix::OURS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
+    /// Was `diff`, `expect` or `error`, now passes (or is skipped).
     Fixed,
+    /// Passed (or was skipped), now `diff`, `expect` or `error`.
     Broken,
+    /// Still failing, differently (another status or other outcomes), or a pass with other
+    /// outcomes.
     Changed,
+    /// A cell the baseline does not have.
     New,
+    /// A case gone from a column that ran.
     Removed,
+    /// On a reference column, the reference's outcome changed while ours did not.
     Upstream,
 }
 
 impl Kind {
+    /// Every kind, in the order reports list them.
     pub const ALL: [Kind; 6] = [
         Kind::Fixed,
         Kind::Broken,
@@ -43,6 +51,7 @@ impl Kind {
         Kind::Upstream,
     ];
 
+    /// The kind as reports write it (`fixed`, `broken`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Fixed => "fixed",
@@ -58,8 +67,11 @@ impl Kind {
 /// One cell that moved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Transition {
+    /// The case's id.
     pub case: String,
+    /// The column.
     pub column: String,
+    /// How the cell moved.
     pub kind: Kind,
     /// The baseline's status, when it had the cell.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -7,6 +7,7 @@ use super::values::decode_value;
 /// A tool behaviour, as declared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Behaviour {
+    /// What the tool does when called.
     pub kind: BehaviourKind,
     /// Milliseconds to wait before acting.
     pub delay_ms: Option<u64>,
@@ -17,21 +18,33 @@ pub struct Behaviour {
 /// What a behaviour does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BehaviourKind {
+    /// `{returns: V}`: resolves with V.
     Returns(Value),
+    /// `{returns_seq: [V1, V2, …]}`: resolves with the n-th value on the n-th call, the last
+    /// one repeating.
     ReturnsSeq(Vec<Value>),
+    /// `{echo: args}`: resolves with the array of its arguments.
     EchoArgs,
+    /// `{echo: first}`: resolves with its first argument.
     EchoFirst,
+    /// `{echo: [i, key, …]}`: resolves with the value at that path inside the argument array.
     EchoPath(Vec<PathStep>),
+    /// `{throws: "message"}`: rejects with `new Error(message)`.
     Throws(String),
+    /// `{throws_value: V}`: rejects with V itself.
     ThrowsValue(Value),
+    /// `{control: pause}`: (connectors) resolves with the dialect's pause marker.
     ControlPause,
+    /// `{control: {error: "m"}}`: (connectors) resolves with the dialect's error marker.
     ControlError(String),
 }
 
 /// One step of an `echo` path: an index into an array or a key into an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathStep {
+    /// An index into an array.
     Index(usize),
+    /// A key into an object.
     Key(String),
 }
 

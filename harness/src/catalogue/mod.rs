@@ -24,6 +24,7 @@ use serde_json::Value;
 /// Every case of every loaded file, in file order then case order.
 #[derive(Debug, Clone, Default)]
 pub struct Catalogue {
+    /// The cases, in file order then case order.
     pub cases: Vec<Case>,
 }
 
@@ -37,19 +38,29 @@ impl Catalogue {
 /// One case.
 #[derive(Debug, Clone)]
 pub struct Case {
+    /// The case's id, unique across every loaded catalogue (`area/name`).
     pub id: String,
+    /// One line saying what the case pins.
     pub about: Option<String>,
+    /// The program, as a model would write it.
     pub code: String,
+    /// The tools the program may call: providers, or a bare record of functions.
     pub tools: CaseTools,
+    /// The case's connectors.
     pub connectors: Vec<ConnectorSpec>,
+    /// The case's executor options.
     pub options: CaseOptions,
+    /// What every side that runs the case must produce.
     pub expect: Expect,
     /// `false` when the reference cannot run the case; [`Case::reason`] says why.
     pub reference: bool,
+    /// Why the reference cannot run the case, when it cannot.
     pub reason: Option<String>,
+    /// The reference column ranges where the case does not apply.
     pub skip_on: Vec<SkipOn>,
     /// Where the case stands: its file and the line of its `id`.
     pub file: PathBuf,
+    /// The line of the case's `id` in [`Case::file`].
     pub line: u64,
 }
 
@@ -111,24 +122,33 @@ pub enum CaseTools {
 /// One provider of a case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderSpec {
+    /// The provider's name: the global the program calls it through.
     pub name: String,
+    /// Raw tool name → its behaviour.
     pub tools: IndexMap<String, Behaviour>,
+    /// Source run before the program, for this provider.
     pub prelude: Option<String>,
+    /// Whether the tools receive every argument (`true`) or only the first.
     pub positional_args: Option<bool>,
+    /// The source of the provider's proxy, replacing the default.
     pub proxy_source: Option<String>,
 }
 
 /// One connector of a case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConnectorSpec {
+    /// The connector's name.
     pub name: String,
+    /// Raw tool name → its behaviour.
     pub tools: IndexMap<String, Behaviour>,
 }
 
 /// A case's options.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CaseOptions {
+    /// The executor's bound for this case, in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// Module name → source, importable by the program.
     pub modules: Option<IndexMap<String, String>>,
     /// `Some` when the case names a mode: `blocked`, or a described handler.
     pub outbound: Option<OutboundSpec>,
@@ -139,9 +159,13 @@ pub struct CaseOptions {
 pub struct Expect {
     /// `None` when the result must be `undefined`.
     pub result: Option<Value>,
+    /// The expected `error`, when the run must fail.
     pub error: Option<Value>,
+    /// The expected console lines (`[]` when none).
     pub logs: Value,
+    /// The expected host-side tool calls, in arrival order (`[]` when none).
     pub calls: Value,
+    /// The expected rejection of `execute()` itself.
     pub threw: Option<Value>,
 }
 
@@ -167,6 +191,8 @@ impl Expect {
 /// A reference column range where the case does not apply, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkipOn {
+    /// The reference versions the annotation covers.
     pub versions: VersionRange,
+    /// Why the case does not apply to them.
     pub reason: String,
 }

@@ -18,6 +18,7 @@ pub enum OutboundSpec {
 /// A described outbound handler.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutboundBehaviour {
+    /// How the handler answers.
     pub kind: OutboundKind,
     /// Milliseconds the handler waits before answering each request.
     pub delay_ms: Option<u64>,
@@ -51,6 +52,7 @@ pub struct ResponseSpec {
     pub status: u16,
     /// `None`: the runtime's default text for the status.
     pub status_text: Option<String>,
+    /// Header name → value, in the order written.
     pub headers: IndexMap<String, String>,
     /// A string, or a `$<Type>` binary value; `None` for no body.
     pub body: Option<Value>,

@@ -25,6 +25,7 @@ pub struct Program {
     pub number: usize,
     /// The index of its template in the generator.
     pub template: usize,
+    /// The program, its holes filled in.
     pub code: String,
     /// Every value its holes took, as filled in (for abstracting names and values out of the
     /// texts a difference is grouped by).

@@ -74,20 +74,28 @@ pub struct Generator {
     pub name: String,
     /// Where it was read from (for shipped generators, their path in the repository).
     pub file: PathBuf,
+    /// One line saying what the generator explores.
     pub about: Option<String>,
+    /// The providers every generated program may call.
     pub providers: Vec<ProviderSpec>,
+    /// The executor options every generated program runs with.
     pub options: CaseOptions,
+    /// The templates, in file order.
     pub templates: Vec<Template>,
 }
 
 /// One template, its lists resolved (the generator's, then its own over them).
 #[derive(Debug, Clone)]
 pub struct Template {
+    /// The template's id, unique in its generator.
     pub id: String,
+    /// One line saying what the template's programs do.
     pub about: Option<String>,
+    /// The template's code, with `{{…}}` holes.
     pub code: String,
     /// The line of the template's `id`.
     pub line: u64,
+    /// List name → its values, for the holes.
     pub slots: HashMap<String, Vec<String>>,
 }
 

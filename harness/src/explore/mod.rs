@@ -42,13 +42,17 @@ const REFERENCE_PERMITS: usize = 4;
 
 /// A finished run: what ran where, and what came out.
 pub struct Exploration {
+    /// The generator the programs came from.
     pub generator: Generator,
+    /// The seed the programs were drawn with.
     pub seed: u64,
     /// The command line that reproduces the run, for the outputs' headers.
     pub command_line: String,
     /// Column names; the first decides what is expected.
     pub columns: Vec<String>,
+    /// The generated programs, in order.
     pub programs: Vec<Program>,
+    /// Per program, the case it ran as.
     pub cases: Vec<Arc<Case>>,
     /// Per program, per column.
     pub outcomes: Vec<Outcomes>,
@@ -74,11 +78,15 @@ pub fn case_for(generator: &Generator, program: &Program) -> Case {
 
 /// What `explore` is asked to do.
 pub struct Request {
+    /// The generator to draw programs from.
     pub generator: Generator,
+    /// How many programs to generate.
     pub count: usize,
+    /// The seed the programs are drawn with.
     pub seed: u64,
     /// Programs in flight at once.
     pub concurrency: usize,
+    /// The command line that reproduces the run, for the outputs' headers.
     pub command_line: String,
     /// Reference columns recorded by an earlier run, used in place of running them.
     pub recorded: Option<recorded::Recording>,
@@ -131,8 +139,11 @@ pub async fn explore<N: Executor + 'static>(
 
 /// Where a run's outputs went.
 pub struct Written {
+    /// The catalogue of disagreements (`<generator>.yaml`).
     pub catalogue: PathBuf,
+    /// The summary (`<generator>.md`).
     pub summary: PathBuf,
+    /// The disagreements, grouped by shape.
     pub tally: Tally,
 }
 

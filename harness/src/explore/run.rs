@@ -37,7 +37,9 @@ pub const RESTARTS: usize = 3;
 /// The columns a run compares, in report order: the reference columns as given (the first
 /// one decides what is expected), then ours.
 pub struct Columns<'a, N> {
+    /// The reference columns, in order; the first decides what is expected.
     pub references: Vec<LiveColumn<'a>>,
+    /// Ours, when it runs.
     pub ours: Option<Arc<OursSide<N>>>,
 }
 
@@ -90,6 +92,7 @@ impl<'a, N> Columns<'a, N> {
 /// most [`RESTARTS`] times a run, and the program is tried once more on the new process: a
 /// program that takes the column down costs that program, not the rest of the run.
 pub struct LiveColumn<'a> {
+    /// The column's name.
     pub name: String,
     side: RwLock<Arc<ReferenceSide>>,
     restarts: AtomicUsize,

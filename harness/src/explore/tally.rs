@@ -25,6 +25,7 @@ pub struct Tally {
 pub struct Group {
     /// The column that differs from the deciding one.
     pub column: String,
+    /// The shape of the difference, names and values abstracted out.
     pub shape: Shape,
     /// Indexes into the run's programs, in program order.
     pub programs: Vec<usize>,
@@ -33,8 +34,11 @@ pub struct Group {
 /// A program a side could not run, and why.
 #[derive(Debug, Clone)]
 pub struct SideError {
+    /// The index of the program in the run's programs.
     pub program: usize,
+    /// The column that could not run it.
     pub column: String,
+    /// Why.
     pub message: String,
 }
 

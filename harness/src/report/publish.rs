@@ -24,7 +24,9 @@ pub struct Publish {
 /// What [`publish`] did.
 #[derive(Debug)]
 pub struct Published {
+    /// The files written, in order.
     pub written: Vec<PathBuf>,
+    /// What moved against the baseline, when there was one.
     pub transitions: Option<Transitions>,
     /// Lines for the exit summary, in order.
     pub lines: Vec<String>,

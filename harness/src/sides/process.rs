@@ -19,7 +19,9 @@ static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 /// Counts a supervised process's output lines that contain `needle`.
 #[derive(Clone)]
 pub struct LineCounter {
+    /// The text a counted line contains.
     pub needle: &'static str,
+    /// How many lines contained it so far.
     pub count: Arc<AtomicU64>,
 }
 

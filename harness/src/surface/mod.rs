@@ -43,8 +43,10 @@ pub const TODO_REASON: &str = "TODO: say why";
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
+    /// What the reference side measured.
     #[serde(default)]
     pub reference: Option<String>,
+    /// What our side measured.
     #[serde(default)]
     pub ours: Option<String>,
     /// Why the sides differ (required when they do).
@@ -65,13 +67,16 @@ impl Entry {
 pub struct Inventory {
     /// The reference column the reference side was measured on.
     pub column: String,
+    /// Entry name → both sides' measurements.
     pub entries: BTreeMap<String, Entry>,
 }
 
 /// Which side a measurement comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// The reference column.
     Reference,
+    /// Our executor.
     Ours,
 }
 

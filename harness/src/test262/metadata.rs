@@ -14,12 +14,16 @@ use serde::Deserialize;
 /// The fields of a test's frontmatter the runner reads (the others are documentation).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Metadata {
+    /// Files of the suite's `harness/` to run before the test.
     #[serde(default)]
     pub includes: Vec<String>,
+    /// The test's flags (`async`, `module`, `onlyStrict`, `raw`, …).
     #[serde(default)]
     pub flags: Vec<String>,
+    /// The language features the test needs.
     #[serde(default)]
     pub features: Vec<String>,
+    /// How the test must fail, when it must.
     #[serde(default)]
     pub negative: Option<Negative>,
 }
@@ -27,7 +31,9 @@ pub struct Metadata {
 /// A test that must fail: in which phase, with which error constructor.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Negative {
+    /// The phase it fails in (`parse`, `resolution` or `runtime`).
     pub phase: String,
+    /// The error constructor's name (`SyntaxError`, …).
     #[serde(rename = "type")]
     pub kind: String,
 }

@@ -41,10 +41,13 @@ const REFERENCE_PERMITS: usize = 4;
 pub struct Request {
     /// The suite's root (holds `harness/` and `test/`).
     pub dir: PathBuf,
+    /// The filters; a test runs when any matches (every test when there are none).
     pub filters: Vec<Filter>,
+    /// How many of each filter's tests run, when not all.
     pub sample: Option<Sample>,
     /// Tests in flight at once.
     pub concurrency: usize,
+    /// The command line that reproduces the run, for the reports' headers.
     pub command_line: String,
 }
 

@@ -37,6 +37,7 @@ pub const ASYNC_INCLUDE: &str = "doneprintHandle.js";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expectation {
     /// Completes (or, for an async test, calls `$DONE()` without an error).
+    /// `asynchronous`: the test is async and reports through `$DONE`.
     Completes { asynchronous: bool },
     /// Throws an error of this constructor while running.
     ThrowsAtRuntime(String),
@@ -143,12 +144,14 @@ fn js_string(text: &str) -> String {
 /// A side's verdict on one test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// The test passed on that side.
     Pass,
     /// Why the test failed on that side (shortened to [`DETAIL_CHARS`]).
     Fail(String),
 }
 
 impl Verdict {
+    /// Whether the test passed.
     pub fn passed(&self) -> bool {
         matches!(self, Verdict::Pass)
     }

@@ -12,14 +12,18 @@ use super::program::Verdict;
 /// One test's verdict on each column (in [`Report::columns`] order).
 #[derive(Debug, Clone, Serialize)]
 pub struct TestResult {
+    /// The test's path under `test/`.
     pub path: String,
+    /// Each column's verdict.
     pub verdicts: Vec<ColumnVerdict>,
 }
 
 /// A verdict as the JSON carries it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ColumnVerdict {
+    /// Whether the test passed on the column.
     pub pass: bool,
+    /// Why it failed, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -42,6 +46,7 @@ impl From<&Verdict> for ColumnVerdict {
 /// Counts for one directory.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Directory {
+    /// The directory (`total` for the whole run).
     pub directory: String,
     /// Tests run.
     pub run: usize,
@@ -55,14 +60,18 @@ pub struct Directory {
 /// A whole run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The command line that reproduces the run.
     pub command_line: String,
+    /// The suite's checkout.
     pub suite: String,
     /// Columns in verdict order; the deciding column is the first reference column.
     pub columns: Vec<String>,
+    /// The deciding column, when a reference column ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deciding: Option<String>,
     /// Matched tests that could run (before sampling), and how many ran.
     pub runnable: usize,
+    /// Tests run.
     pub run: usize,
     /// Matched tests left out, by reason.
     pub left_out: BTreeMap<String, usize>,
@@ -73,6 +82,7 @@ pub struct Report {
     /// Tests the deciding column fails and ours passes (a difference to list), with the
     /// reference's failure.
     pub reference_fails_ours_passes: Vec<(String, String)>,
+    /// Every test run, with its verdicts.
     pub tests: Vec<TestResult>,
 }
 

@@ -20,8 +20,11 @@ use crate::{Error, Result};
 pub struct Test {
     /// The path under `test/`, with `/` separators (`built-ins/Array/length.js`).
     pub path: String,
+    /// Its frontmatter.
     pub meta: Metadata,
+    /// What it expects.
     pub expectation: Expectation,
+    /// The program the columns run: the harness files it includes, then the test.
     pub program: String,
 }
 
@@ -40,11 +43,13 @@ pub struct Selection {
 /// segments, `?` one character; a glob without wildcards names a file or a directory.
 #[derive(Debug, Clone)]
 pub struct Filter {
+    /// The glob, as given (without a leading `test/` or a trailing `/`).
     pub glob: String,
     pattern: Regex,
 }
 
 impl Filter {
+    /// The filter for `glob`; a glob that names nothing is refused with a sentence.
     pub fn new(glob: &str) -> Result<Self> {
         let glob = glob.trim_start_matches("test/").trim_end_matches('/');
         if glob.is_empty() {
@@ -73,6 +78,7 @@ impl Filter {
         })
     }
 
+    /// Whether `path` (under `test/`) matches.
     pub fn matches(&self, path: &str) -> bool {
         self.pattern.is_match(path)
     }
@@ -122,7 +128,9 @@ fn walk(tests: &Path) -> Result<Vec<String>> {
 /// How `--sample` draws.
 #[derive(Debug, Clone, Copy)]
 pub struct Sample {
+    /// How many of each filter's runnable tests run.
     pub per_filter: usize,
+    /// The seed they are drawn with.
     pub seed: u64,
 }
 

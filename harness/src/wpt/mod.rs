@@ -48,6 +48,7 @@ pub struct Request {
     pub files: Vec<WptFile>,
     /// Entries in flight at once.
     pub concurrency: usize,
+    /// The command line that reproduces the run, for the reports' headers.
     pub command_line: String,
 }
 

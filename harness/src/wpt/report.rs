@@ -30,6 +30,7 @@ pub type Files = [(&'static str, Vec<(String, usize)>)];
 pub struct ColumnVerdict {
     /// The side's answers are WPT's.
     pub pass: bool,
+    /// Why not, when they are not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
@@ -47,10 +48,15 @@ impl From<&Verdict> for ColumnVerdict {
 /// deciding column did.
 #[derive(Debug, Clone, Serialize)]
 pub struct EntryResult {
+    /// The entry's file.
     pub file: String,
+    /// The entry's place in its file, from 0.
     pub index: usize,
+    /// What the entry is about, on one line.
     pub label: String,
+    /// Each column's verdict.
     pub verdicts: Vec<ColumnVerdict>,
+    /// Whether ours answered exactly as the deciding column did, when both ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ours_as_deciding: Option<bool>,
 }
@@ -58,6 +64,7 @@ pub struct EntryResult {
 /// Counts for one file.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileCounts {
+    /// The file's path in the checkout.
     pub file: String,
     /// Entries run.
     pub entries: usize,
@@ -78,11 +85,15 @@ pub struct FileCounts {
 pub struct Difference {
     /// The candidate case's id.
     pub id: String,
+    /// The entry's file.
     pub file: String,
+    /// The entry's place in its file, from 0.
     pub index: usize,
+    /// What the entry is about, on one line.
     pub label: String,
     /// The deciding column's outcome, and ours (or why a side could not run it).
     pub deciding: Value,
+    /// Ours, or why it could not run it.
     pub ours: Value,
     /// The program, as the candidate case runs it.
     pub code: String,
@@ -91,14 +102,20 @@ pub struct Difference {
 /// A whole run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The command line that reproduces the run.
     pub command_line: String,
+    /// The WPT checkout the files were read from.
     pub checkout: String,
+    /// The columns, in verdict order.
     pub columns: Vec<String>,
     /// The first reference column: its answers are what ours is held to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deciding: Option<String>,
+    /// Per file.
     pub files: Vec<FileCounts>,
+    /// Every entry where ours and the deciding column differ.
     pub differences: Vec<Difference>,
+    /// Every entry run, with its verdicts.
     pub entries: Vec<EntryResult>,
 }
 

@@ -38,6 +38,7 @@ pub enum Kind {
 pub struct WptFile {
     /// Its path in a WPT checkout.
     pub path: &'static str,
+    /// What kind of entries it holds.
     pub kind: Kind,
 }
 
@@ -78,6 +79,7 @@ pub const FILES: &[WptFile] = &[
 pub struct Entry {
     /// The file's path in the checkout.
     pub file: &'static str,
+    /// What kind of file it comes from.
     pub kind: Kind,
     /// The entry's place in the file (among its entries, from 0; comments are not counted).
     pub index: usize,
@@ -92,7 +94,9 @@ pub struct Entry {
 /// A file's entries, and the entries it holds that no program here can run, by reason.
 #[derive(Debug, Clone, Default)]
 pub struct FileEntries {
+    /// The entries, in file order.
     pub entries: Vec<Entry>,
+    /// Entries no program here can run, by reason, with how many.
     pub left_out: Vec<(String, usize)>,
 }
 

@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 /// One release's outcome for the case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
+    /// The release.
     pub version: Version,
     /// The normalized outcome, or why the release could not run the case.
     pub outcome: Result<Value, String>,

@@ -17,11 +17,15 @@ pub const UPSTREAM: &str = "@cloudflare/codemode";
 pub struct ReferenceColumn {
     /// `reference@<exact upstream version>`.
     pub name: String,
+    /// The upstream package's exact version.
     pub upstream: String,
+    /// The wrangler version the column runs under.
     pub wrangler: String,
+    /// The workerd version the column runs on.
     pub workerd: String,
     /// `true` for the unaliased newest column.
     pub latest: bool,
+    /// The column's wrangler config.
     #[serde(skip)]
     pub config: PathBuf,
 }

@@ -69,6 +69,7 @@ pub const CRASHED_ON_THIS_CASE: &str = "the reference worker crashed on this cas
 /// after it. After [`RESTARTS`] recoveries the column is given up and every later case says
 /// so.
 pub struct ReferenceSide {
+    /// The column the side runs.
     pub column: ReferenceColumn,
     client: reqwest::Client,
     /// The toolchain and persist directory a restart uses; `None` for a deployed worker.

@@ -23,8 +23,11 @@ pub const PEER_RANGE: &str = ">=0.2.2 <0.6.0";
 /// A run of releases whose executors behave alike, and what sets it apart from the one before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
+    /// The line's first release.
     pub first: &'static str,
+    /// The line's last release.
     pub last: &'static str,
+    /// What the line's first release changed.
     pub introduced: &'static str,
 }
 
@@ -124,12 +127,15 @@ fn parse_versions(text: &str) -> Result<Vec<Version>> {
 /// One published release against the configured columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReleaseRow {
+    /// The release.
     pub version: Version,
+    /// The release line it belongs to, when one does.
     pub line: Option<&'static Line>,
     /// The column that runs exactly this release.
     pub column: Option<String>,
     /// The columns that run another release of the same line.
     pub covered_by: Vec<String>,
+    /// Whether the release is in the dialect's peer range.
     pub in_peer_range: bool,
 }
 

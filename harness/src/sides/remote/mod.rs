@@ -45,6 +45,7 @@ pub enum RemoteTarget {
 pub struct RemoteColumn {
     /// `remote` or `remote@<url>`.
     pub name: String,
+    /// The daemon the column runs on: one the harness starts, or one at a URL.
     pub target: RemoteTarget,
     /// Where an external daemon's token is read from (`--remote-token-file`); without one, no
     /// `Authorization` header is sent. A local daemon gets a fresh token of its own.
@@ -101,6 +102,7 @@ impl RemoteColumn {
 
 /// One running remote column.
 pub struct RemoteSide {
+    /// The column the side runs.
     pub column: RemoteColumn,
     ours: OursSide<RemoteExecutor>,
     daemon: Mutex<Option<Daemon>>,
