@@ -38,15 +38,63 @@ enum Pool {
 const WORKLOADS: [(Pool, &str, &str, usize, Duration); 11] = [
     (Pool::Default, "warm-up", "async () => 1", 50, NOW),
     (Pool::Default, "trivial program", TRIVIAL, 1000, NOW),
-    (Pool::Default, "trivial program, 1 ms apart", TRIVIAL, 1000, APART),
-    (Pool::StockOfOne, "trivial program, stock of one", TRIVIAL, 1000, NOW),
-    (Pool::StockOfOne, "trivial program, 1 ms apart, stock of one", TRIVIAL, 1000, APART),
-    (Pool::OneWorker, "trivial program, one worker", TRIVIAL, 1000, NOW),
+    (
+        Pool::Default,
+        "trivial program, 1 ms apart",
+        TRIVIAL,
+        1000,
+        APART,
+    ),
+    (
+        Pool::StockOfOne,
+        "trivial program, stock of one",
+        TRIVIAL,
+        1000,
+        NOW,
+    ),
+    (
+        Pool::StockOfOne,
+        "trivial program, 1 ms apart, stock of one",
+        TRIVIAL,
+        1000,
+        APART,
+    ),
+    (
+        Pool::OneWorker,
+        "trivial program, one worker",
+        TRIVIAL,
+        1000,
+        NOW,
+    ),
     (Pool::Default, "one tool call", ONE_TOOL_CALL, 1000, NOW),
-    (Pool::Default, "ten sequential tool calls", TEN_SEQUENTIAL, 500, NOW),
-    (Pool::Default, "one tool call, 1 ms apart", ONE_TOOL_CALL, 1000, APART),
-    (Pool::Default, "ten sequential tool calls, 1 ms apart", TEN_SEQUENTIAL, 500, APART),
-    (Pool::Default, "ten concurrent calls (Promise.all)", TEN_CONCURRENT, 500, NOW),
+    (
+        Pool::Default,
+        "ten sequential tool calls",
+        TEN_SEQUENTIAL,
+        500,
+        NOW,
+    ),
+    (
+        Pool::Default,
+        "one tool call, 1 ms apart",
+        ONE_TOOL_CALL,
+        1000,
+        APART,
+    ),
+    (
+        Pool::Default,
+        "ten sequential tool calls, 1 ms apart",
+        TEN_SEQUENTIAL,
+        500,
+        APART,
+    ),
+    (
+        Pool::Default,
+        "ten concurrent calls (Promise.all)",
+        TEN_CONCURRENT,
+        500,
+        NOW,
+    ),
 ];
 
 /// Times `runs` sequential executions, each started `gap` after the previous one ended.
@@ -93,8 +141,9 @@ fn main() {
                 Pool::StockOfOne => one_each.get_or_insert_with(|| {
                     IsolateExecutor::new(IsolateOptions::default().prepared_sandboxes(1))
                 }),
-                Pool::OneWorker => single
-                    .get_or_insert_with(|| IsolateExecutor::new(IsolateOptions::default().workers(1))),
+                Pool::OneWorker => single.get_or_insert_with(|| {
+                    IsolateExecutor::new(IsolateOptions::default().workers(1))
+                }),
             };
             time_runs(executor, label, code, runs, gap).await;
         }
@@ -125,7 +174,9 @@ fn main() {
         for (done, target) in [(0, 100), (100, 10_000)] {
             for _ in done..target {
                 executor
-                    .execute(native_request("async () => ({ a: [1, 2, 3], s: 'x'.repeat(100) })"))
+                    .execute(native_request(
+                        "async () => ({ a: [1, 2, 3], s: 'x'.repeat(100) })",
+                    ))
                     .await
                     .expect("run");
             }

@@ -24,15 +24,15 @@ use tokio::task::AbortHandle;
 
 use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
-use super::host::{SharedHost, TIMER_COST};
-use super::memory::Meter;
 use super::failure::{
     START_FAILED, StartFailure, quickjs_failure, rendered_error, start_failure, syntax_location,
     translate_at,
 };
+use super::hook::internal_object;
+use super::host::{SharedHost, TIMER_COST};
+use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
-use super::hook::internal_object;
 use super::sandbox::{Sandbox, SandboxContext};
 use super::text::CoercedText;
 use super::v8_messages::translate_syntax_error;
@@ -680,4 +680,3 @@ fn import_in_body_text(imports: &str) -> String {
     let after = rest.strip_prefix("import").unwrap_or(rest);
     translate_syntax_error("unexpected token", after.trim_start(), 1, 1)
 }
-

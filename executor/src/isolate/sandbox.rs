@@ -26,12 +26,12 @@ use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
 
 use super::bounds::Interrupt;
 use super::compiled::InternalScript;
+use super::failure::{quickjs_failure, start_failure_text};
+use super::hook::{InternalHook, internal_object};
 use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
 use super::modules::ModuleMap;
 use super::region::{Image, Region};
-use super::failure::{quickjs_failure, start_failure_text};
-use super::hook::{InternalHook, internal_object};
 use crate::Error;
 
 static BOOTSTRAP: InternalScript =

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use codemode_executor::{
-    Connector, ExecuteOptions, ExecuteResult, IsolateOptions,
-    JsValue, Provider, Thrown, Timeout, ToolError, ToolFn, Tools, tool, tool_positional,
+    Connector, ExecuteOptions, ExecuteResult, IsolateOptions, JsValue, Provider, Thrown, Timeout,
+    ToolError, ToolFn, Tools, tool, tool_positional,
 };
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;

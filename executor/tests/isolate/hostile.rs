@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use codemode_executor::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, ProviderDescriptor, RunError,
-    Timeout, ToolCall, decode_codec_json,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, ProviderDescriptor, RunError, Timeout,
+    ToolCall, decode_codec_json,
 };
 
 use crate::support::{one_worker, strings};

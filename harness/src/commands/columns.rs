@@ -24,7 +24,11 @@ pub struct Plan {
 
 /// Resolves `--columns` (empty: ours, remote and every configured reference column); the
 /// reference toolchain is only installed when a local reference column is wanted.
-pub async fn plan_columns(root: &Path, wanted: &[String], token_file: Option<&Path>) -> Result<Plan> {
+pub async fn plan_columns(
+    root: &Path,
+    wanted: &[String],
+    token_file: Option<&Path>,
+) -> Result<Plan> {
     let mut extra = Vec::new();
     let mut local: Vec<&String> = Vec::new();
     for w in wanted.iter().filter(|w| *w != OURS) {

@@ -50,8 +50,7 @@ pub async fn run(
         Some(_) => vec![OURS.to_string()],
         None => columns,
     };
-    let (ours, references, toolchain) =
-        local_columns(root, &columns, "explore").await?;
+    let (ours, references, toolchain) = local_columns(root, &columns, "explore").await?;
     let columns = SampledColumns {
         ours,
         references,

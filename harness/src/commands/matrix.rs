@@ -11,8 +11,8 @@ use codemode_compat::progress::{self, CellProgress};
 use codemode_compat::report;
 use codemode_compat::shard::Shard;
 use codemode_compat::sides::ours::OursSide;
-use codemode_executor::isolate::IsolateExecutor;
 use codemode_compat::{Error, Result};
+use codemode_executor::isolate::IsolateExecutor;
 
 use super::absolute;
 use super::columns::{Plan, column_concurrency_for, plan_columns};

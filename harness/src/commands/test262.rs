@@ -35,8 +35,7 @@ pub async fn run(
         concurrency,
         &columns,
     )?;
-    let (ours, references, toolchain) =
-        local_columns(root, &columns, "test262").await?;
+    let (ours, references, toolchain) = local_columns(root, &columns, "test262").await?;
     let columns = SampledColumns {
         ours,
         references,

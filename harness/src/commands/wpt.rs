@@ -23,7 +23,6 @@ pub async fn run(
     // The checkout and the file selection are checked before any column is set up.
     let request = wpt::cli::request(absolute(dir)?, &files, concurrency, &columns)?;
     let (ours, references, toolchain) = local_columns(root, &columns, "wpt").await?;
-    wpt::cli::run(root, request, ours, references, toolchain, &absolute(out)?)
-        .await?;
+    wpt::cli::run(root, request, ours, references, toolchain, &absolute(out)?).await?;
     Ok(ExitCode::SUCCESS)
 }

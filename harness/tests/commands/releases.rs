@@ -6,12 +6,12 @@
 
 use std::path::PathBuf;
 
+use crate::support::root;
 use codemode_compat::baseline::Baseline;
 use codemode_compat::matrix::{self, OURS};
 use codemode_compat::report;
 use codemode_compat::sides::reference::UPSTREAM;
 use codemode_compat::sides::reference::releases::{alias_name, aliased_config, line_of};
-use crate::support::root;
 use semver::Version;
 use serde_json::{Value, json};
 

@@ -469,7 +469,11 @@ fn each_crate_builds_one_integration_test_binary() {
         names.sort();
         for (name, holds_main) in names {
             if (name.ends_with(".rs") && !binaries.contains(&name.as_str())) || holds_main {
-                let file = if holds_main { format!("{name}/main.rs") } else { name };
+                let file = if holds_main {
+                    format!("{name}/main.rs")
+                } else {
+                    name
+                };
                 problems.push(format!(
                     "{tests}/{file}:1: cargo builds this as a test binary of its own; make it a \
                      module of `{tests}/main.rs`"

@@ -7,13 +7,13 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::{children, root, scratch};
 use codemode_compat::catalogue::load_dirs;
 use codemode_compat::cell::Status;
 use codemode_compat::matrix::reference_cell;
 use codemode_compat::sides::reference::{
     CRASHED_ON_THIS_CASE, ReferenceSide, discover, ensure_installed, group_alive,
 };
-use crate::support::{children, root, scratch};
 
 /// Whether `pid` leads a process group (its pgid, the fifth field of /proc/PID/stat, is itself).
 fn leads_its_group(pid: i32) -> bool {

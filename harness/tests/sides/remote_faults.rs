@@ -9,14 +9,14 @@ use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::children;
+use crate::support::remote::{JsServer, Proxy, daemon_binary, start_daemon};
 use codemode_compat::sides::process::{group_alive, install_exit_guards};
 use codemode_compat::sides::remote::daemon::Daemon;
 use codemode_executor::protocol::{
     BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, JsValue, ProviderDescriptor, ToolCall,
 };
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
-use crate::support::children;
-use crate::support::remote::{JsServer, Proxy, daemon_binary, start_daemon};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{Notify, Semaphore};
 

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
+use crate::support::remote::{JsServer, js_client, start_daemon};
 use codemode_compat::outcome::project;
 use codemode_compat::sides::process::install_exit_guards;
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, ToolFn, Tools};
 use codemode_executor::protocol::JsValue;
 use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
-use crate::support::remote::{JsServer, js_client, start_daemon};
 use serde_json::json;
 
 fn runtime() -> tokio::runtime::Runtime {
