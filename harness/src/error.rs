@@ -47,8 +47,12 @@ pub enum Error {
     /// The reference toolchain (Node, npm packages, wrangler) could not be set up.
     Toolchain(String),
     /// A reference column could not be started or stopped answering.
-    /// The column, and what went wrong.
-    Reference { column: String, message: String },
+    Reference {
+        /// The column's name.
+        column: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The command line asks for something that does not exist.
     Usage(String),
 }

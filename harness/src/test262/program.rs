@@ -37,8 +37,10 @@ pub const ASYNC_INCLUDE: &str = "doneprintHandle.js";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expectation {
     /// Completes (or, for an async test, calls `$DONE()` without an error).
-    /// `asynchronous`: the test is async and reports through `$DONE`.
-    Completes { asynchronous: bool },
+    Completes {
+        /// The test is async and reports through `$DONE`.
+        asynchronous: bool,
+    },
     /// Throws an error of this constructor while running.
     ThrowsAtRuntime(String),
     /// Fails to parse with an error of this constructor.
