@@ -220,6 +220,7 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
              -> rquickjs::Result<Option<ArrayBuffer<'js>>> {
                 // SAFETY: both views are read before any JavaScript runs again.
                 let key = unsafe { key.as_bytes() }.unwrap_or_default();
+                // SAFETY: as the key's: the data is read before any JavaScript runs again.
                 let data = unsafe { data.as_bytes() }.unwrap_or_default();
                 let out = match hash.as_str() {
                     "SHA-1" => mac::<Hmac<Sha1>>(key, data),
