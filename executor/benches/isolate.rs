@@ -137,7 +137,7 @@ fn main() {
         let (mut one_each, mut single) = (None, None);
         for (pool, label, code, runs, gap) in WORKLOADS {
             let executor: &IsolateExecutor = match pool {
-                Pool::Default => &*executor,
+                Pool::Default => &executor,
                 Pool::StockOfOne => one_each.get_or_insert_with(|| {
                     IsolateExecutor::new(IsolateOptions::default().prepared_sandboxes(1))
                 }),
