@@ -8,6 +8,7 @@ use codemode_compat::matrix::{ExtraColumn, OURS};
 use codemode_compat::sides::reference::{
     ReferenceColumn, ReferenceSide, deployed_column, discover, ensure_installed, select,
 };
+use codemode_compat::sampling::SampledColumns;
 use codemode_compat::sides::remote::RemoteColumn;
 use codemode_compat::{Error, Result};
 
@@ -103,6 +104,20 @@ pub async fn local_columns(
         )));
     }
     Ok((ours, columns, toolchain))
+}
+
+/// [`local_columns`], as the sampling commands (`explore`, `test262`) take them.
+pub async fn sampled_columns(
+    root: &Path,
+    wanted: &[String],
+    command: &str,
+) -> Result<SampledColumns> {
+    let (ours, references, toolchain) = local_columns(root, wanted, command).await?;
+    Ok(SampledColumns {
+        ours,
+        references,
+        toolchain,
+    })
 }
 
 /// `--column-concurrency`, or what the memory budget allows.

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use codemode_compat::Result;
 use codemode_compat::explore;
 use codemode_compat::matrix::OURS;
-use codemode_compat::sampling::{SampledColumns, SamplingOptions};
+use codemode_compat::sampling::SamplingOptions;
 
 use super::absolute;
-use super::columns::local_columns;
+use super::columns::sampled_columns;
 
 /// Runs `count` programs of `generator` and writes the disagreements under `out`.
 pub async fn run(
@@ -50,12 +50,7 @@ pub async fn run(
         Some(_) => vec![OURS.to_string()],
         None => columns,
     };
-    let (ours, references, toolchain) = local_columns(root, &columns, "explore").await?;
-    let columns = SampledColumns {
-        ours,
-        references,
-        toolchain,
-    };
+    let columns = sampled_columns(root, &columns, "explore").await?;
     explore::cli::run(root, request, columns, &absolute(out)?).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use codemode_compat::Result;
-use codemode_compat::sampling::{SampledColumns, SamplingOptions};
+use codemode_compat::sampling::SamplingOptions;
 use codemode_compat::test262;
 
 use super::absolute;
-use super::columns::local_columns;
+use super::columns::sampled_columns;
 
 /// Runs the tests of the checkout `dir` that `filters` select (`sample` of each, drawn with
 /// the seed) and writes the reports under `out`.
@@ -35,12 +35,7 @@ pub async fn run(
         concurrency,
         &columns,
     )?;
-    let (ours, references, toolchain) = local_columns(root, &columns, "test262").await?;
-    let columns = SampledColumns {
-        ours,
-        references,
-        toolchain,
-    };
+    let columns = sampled_columns(root, &columns, "test262").await?;
     test262::cli::run(root, request, columns, &absolute(out)?).await?;
     Ok(ExitCode::SUCCESS)
 }
