@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use codemode_compat::matrix::{ExtraColumn, OURS};
+use codemode_compat::sampling::SampledColumns;
 use codemode_compat::sides::reference::{
     ReferenceColumn, ReferenceSide, deployed_column, discover, ensure_installed, select,
 };
-use codemode_compat::sampling::SampledColumns;
 use codemode_compat::sides::remote::RemoteColumn;
 use codemode_compat::{Error, Result};
 
