@@ -4,11 +4,19 @@
 //! Every host-side call is recorded on arrival, before any delay and before the behaviour
 //! runs, as `{tool: "<provider or connector>.<raw name>", args: [...]}` with the arguments
 //! projected as outcomes are.
+//!
+//! A `delay_ms` is a timer on one execution's [`HostTimers`]: as the reference's host sets
+//! its delays as timers, delayed calls answer by deadline, then in call order, one after
+//! another, so equal delays answer in call order on every run.
 
+use std::collections::BTreeSet;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use codemode_executor::dialect::{Connector, ConnectorBinding, Provider, Thrown, ToolFn, Tools};
 use codemode_executor::protocol::{BoxFuture, JsValue};
@@ -40,16 +48,75 @@ impl CallLog {
     }
 }
 
+/// One execution's host timers: the delays of its calls, answered by deadline, then in the
+/// order the calls arrived. A delayed call answers once its deadline passed and every call
+/// ahead of it answered.
+#[derive(Clone, Default)]
+pub struct HostTimers(Arc<HostTimersInner>);
+
+#[derive(Default)]
+struct HostTimersInner {
+    pending: Mutex<(u64, BTreeSet<(Instant, u64)>)>,
+    answered: Notify,
+}
+
+/// A delayed call's place among the host timers; leaving it (answered or dropped) lets the
+/// next one answer.
+struct TimerSlot {
+    timers: HostTimers,
+    slot: (Instant, u64),
+}
+
+impl Drop for TimerSlot {
+    fn drop(&mut self) {
+        self.timers.lock().1.remove(&self.slot);
+        self.timers.0.answered.notify_waiters();
+    }
+}
+
+impl HostTimers {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, BTreeSet<(Instant, u64)>)> {
+        self.0.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a place `delay` from now, behind every call that took one before.
+    fn set(&self, delay: Duration) -> TimerSlot {
+        let mut pending = self.lock();
+        pending.0 += 1;
+        let slot = (Instant::now() + delay, pending.0);
+        pending.1.insert(slot);
+        TimerSlot {
+            timers: self.clone(),
+            slot,
+        }
+    }
+
+    /// Waits until the slot's deadline passed and it is the first of the pending ones.
+    async fn fire(&self, slot: &TimerSlot) {
+        tokio::time::sleep_until(slot.slot.0).await;
+        loop {
+            let answered = self.0.answered.notified();
+            tokio::pin!(answered);
+            answered.as_mut().enable();
+            if self.lock().1.first() == Some(&slot.slot) {
+                return;
+            }
+            answered.await;
+        }
+    }
+}
+
 /// The case's tools and connectors, recording into `log`.
 pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
+    let timers = HostTimers::default();
     let tools = match &case.tools {
-        CaseTools::Fns(fns) => Tools::Fns(tool_fns("codemode", fns, log)),
+        CaseTools::Fns(fns) => Tools::Fns(tool_fns("codemode", fns, log, &timers)),
         CaseTools::Providers(providers) => Tools::Providers(
             providers
                 .iter()
                 .map(|p| {
                     let mut provider = Provider::new(p.name.clone());
-                    provider.fns = tool_fns(&p.name, &p.tools, log);
+                    provider.fns = tool_fns(&p.name, &p.tools, log, &timers);
                     provider.prelude = p.prelude.clone();
                     provider.positional_args = p.positional_args;
                     provider.proxy_source = p.proxy_source.clone();
@@ -69,7 +136,7 @@ pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
                     tools: c
                         .tools
                         .iter()
-                        .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b))))
+                        .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b, &timers))))
                         .collect(),
                     log: log.clone(),
                 },
@@ -83,17 +150,19 @@ fn tool_fns(
     prefix: &str,
     tools: &IndexMap<String, Behaviour>,
     log: &CallLog,
+    timers: &HostTimers,
 ) -> Vec<(String, ToolFn)> {
     tools
         .iter()
         .map(|(name, behaviour)| {
-            let runner = Arc::new(Runner::new(behaviour));
+            let runner = Arc::new(Runner::new(behaviour, timers));
             let tool = format!("{prefix}.{name}");
             let log = log.clone();
             let f: ToolFn = Arc::new(move |args: Vec<JsValue>| {
                 log.record(&tool, &args);
                 let runner = runner.clone();
-                Box::pin(async move { runner.run(args).await })
+                let slot = runner.timer();
+                Box::pin(async move { runner.run(args, slot).await })
             });
             (name.clone(), f)
         })
@@ -113,9 +182,10 @@ impl ConnectorBinding for ConnectorTools {
             std::slice::from_ref(&arg),
         );
         let runner = self.tools.get(&tool).cloned();
+        let slot = runner.as_ref().and_then(|runner| runner.timer());
         Box::pin(async move {
             match runner {
-                Some(runner) => runner.run(vec![arg]).await,
+                Some(runner) => runner.run(vec![arg], slot).await,
                 None => Err(Thrown::Error(format!("Unknown connector tool \"{tool}\""))),
             }
         })
@@ -126,20 +196,28 @@ impl ConnectorBinding for ConnectorTools {
 struct Runner {
     behaviour: Behaviour,
     calls: AtomicUsize,
+    timers: HostTimers,
 }
 
 impl Runner {
-    fn new(behaviour: &Behaviour) -> Self {
+    fn new(behaviour: &Behaviour, timers: &HostTimers) -> Self {
         Self {
             behaviour: behaviour.clone(),
             calls: AtomicUsize::new(0),
+            timers: timers.clone(),
         }
     }
 
-    async fn run(&self, args: Vec<JsValue>) -> Result<JsValue, Thrown> {
+    /// The host timer of a call with a delay, set when the call arrives.
+    fn timer(&self) -> Option<TimerSlot> {
+        let ms = self.behaviour.delay_ms.filter(|ms| *ms > 0)?;
+        Some(self.timers.set(Duration::from_millis(ms)))
+    }
+
+    async fn run(&self, args: Vec<JsValue>, timer: Option<TimerSlot>) -> Result<JsValue, Thrown> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
-        if let Some(ms) = self.behaviour.delay_ms.filter(|ms| *ms > 0) {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
+        if let Some(timer) = &timer {
+            self.timers.fire(timer).await;
         }
         let value = |v: &Value| decode_value(v).unwrap_or(JsValue::Undefined);
         match &self.behaviour.kind {
@@ -224,7 +302,7 @@ mod tests {
         let behaviour = Behaviour::parse(&serde_json::json!({"throws": "no"})).unwrap();
         let mut tools = IndexMap::new();
         tools.insert("t".to_string(), behaviour);
-        let fns = tool_fns("p", &tools, &log);
+        let fns = tool_fns("p", &tools, &log, &HostTimers::default());
         let result = (fns[0].1)(vec![JsValue::Number(1.0)]).await;
         assert_eq!(result, Err(Thrown::Error("no".into())));
         assert_eq!(
@@ -233,13 +311,37 @@ mod tests {
         );
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn equal_delays_answer_in_call_order() {
+        for _ in 0..20 {
+            let timers = HostTimers::default();
+            let answered = Arc::new(Mutex::new(Vec::new()));
+            let tasks: Vec<_> = (0..8)
+                .map(|n| {
+                    let slot = timers.set(Duration::from_millis(if n == 5 { 1 } else { 3 }));
+                    let (timers, answered) = (timers.clone(), answered.clone());
+                    tokio::spawn(async move {
+                        timers.fire(&slot).await;
+                        answered.lock().unwrap().push(n);
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.unwrap();
+            }
+            assert_eq!(*answered.lock().unwrap(), vec![5, 0, 1, 2, 3, 4, 6, 7]);
+        }
+    }
+
     #[tokio::test]
     async fn returns_seq_repeats_its_last_value() {
-        let runner =
-            Runner::new(&Behaviour::parse(&serde_json::json!({"returns_seq": [1, 2]})).unwrap());
+        let runner = Runner::new(
+            &Behaviour::parse(&serde_json::json!({"returns_seq": [1, 2]})).unwrap(),
+            &HostTimers::default(),
+        );
         let mut seen = Vec::new();
         for _ in 0..3 {
-            seen.push(runner.run(vec![]).await.unwrap());
+            seen.push(runner.run(vec![], None).await.unwrap());
         }
         assert_eq!(
             seen,

@@ -7,7 +7,7 @@
 //! are aborted and never answered into a later run; console lines written before a failure
 //! are kept.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
 use futures::stream::FuturesUnordered;
+use futures::{FutureExt, StreamExt};
 use rquickjs::context::EvalOptions;
 use rquickjs::{CatchResultExt, CaughtError, Ctx, Function, Module, Object, Runtime, Value};
 use tokio::runtime::Handle;
@@ -34,7 +34,7 @@ use super::v8_messages::{SourcePosition, translate_message, translate_syntax_err
 use crate::Error;
 use crate::protocol::{
     Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,
-    separate_imports, texts,
+    ToolCall, separate_imports, texts,
 };
 
 /// The program's `this`: the reference runs the program inside a method of its
@@ -77,6 +77,8 @@ impl Remains {
     pub(super) fn restored(self) -> Sandbox {
         let Session {
             inflight,
+            ready,
+            arrived,
             aborts,
             fetch_aborts,
             host,
@@ -93,6 +95,8 @@ impl Remains {
         } = self.0;
         drop((
             inflight,
+            ready,
+            arrived,
             aborts,
             fetch_aborts,
             clock,
@@ -138,6 +142,8 @@ pub(super) async fn run(
     );
     let mut session = Session {
         inflight: FuturesUnordered::new(),
+        ready: VecDeque::new(),
+        arrived: Vec::new(),
         aborts: Vec::new(),
         fetch_aborts: HashMap::new(),
         host,
@@ -167,10 +173,21 @@ enum Answer {
     Fetch(u32, Result<OutboundResponse, String>),
 }
 
-type Inflight = Pin<Box<dyn Future<Output = Answer>>>;
+/// A host call in flight: its answer, and when the answer was there (measured where the
+/// call ran, so a busy loop does not reorder answers it looks at late).
+type Inflight = Pin<Box<dyn Future<Output = (Answer, Instant)>>>;
+
+/// Answers there within this span of the first are one moment's answers, delivered in call
+/// order.
+const SAME_MOMENT: Duration = Duration::from_millis(1);
 
 struct Session {
     inflight: FuturesUnordered<Inflight>,
+    /// Answers queued for the sandbox, delivered one per turn in this order.
+    ready: VecDeque<Answer>,
+    /// Answers that arrived from the calls in flight, with when each was there and its
+    /// call order.
+    arrived: Vec<(Instant, u64, Answer)>,
     aborts: Vec<AbortHandle>,
     /// The outbound requests in flight, by id, so that an abandoned one can be aborted.
     fetch_aborts: HashMap<u32, AbortHandle>,
@@ -285,6 +302,8 @@ impl Session {
         let began = self.clock.begin_js();
         let main_source = self.main_source.clone();
         let modules = self.modules.clone();
+        let host = self.host.clone();
+        host.borrow_mut().timers.set_now(Instant::now());
         let result = self.ctx.with(|ctx| -> Result<(), StartFailure> {
             let fail = |ctx: &Ctx<'_>, error: CaughtError<'_>, source: &str| {
                 start_failure(ctx, error, source, &modules)
@@ -329,6 +348,8 @@ impl Session {
                 .get("start")
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
+            // The loop's clock starts when the program does, not when it was compiled.
+            host.borrow_mut().timers.set_now(Instant::now());
             start
                 .call::<_, ()>((loaded, namespace))
                 .catch(&ctx)
@@ -384,6 +405,12 @@ impl Session {
         self.clock.end_js(began);
     }
 
+    /// The event loop, in the reference's order (`docs/event-loop.md`): answers ready for
+    /// the sandbox are delivered one per turn, in the order queued; once none is left, the
+    /// calls made since the host last ran reach the host together (their immediate answers
+    /// queued: the batch's last call first, then the others in call order); once that makes
+    /// nothing more, the loop is idle and takes one event: the earliest of a due timer (by
+    /// deadline, then sequence) and an answer that arrived (by arrival, then call order).
     async fn event_loop(&mut self) -> Result<Ended, Error> {
         loop {
             self.drain_jobs();
@@ -400,14 +427,48 @@ impl Session {
             if self.clock.expired() {
                 return Ok(Ended::TimedOut);
             }
-            self.spawn_new_calls();
             self.spawn_new_fetches();
-            let due = self.host.borrow_mut().timers.pop_due(Instant::now());
+            if let Some(answer) = self.ready.pop_front() {
+                self.deliver(answer);
+                continue;
+            }
+            if self.spawn_new_calls() {
+                continue;
+            }
+            // Idle: the clock moves, and one event runs.
+            let now = Instant::now();
+            self.host.borrow_mut().timers.set_now(now);
+            self.collect_arrived();
+            let first_arrival = self.arrived.iter().map(|(at, _, _)| *at).min();
+            let due = {
+                let mut host = self.host.borrow_mut();
+                match (host.timers.next_due(), first_arrival) {
+                    (Some(due), Some(arrival)) if due > arrival => None,
+                    _ => host.timers.pop_due(now),
+                }
+            };
             if let Some(timer) = due {
                 if !timer.repeat {
                     self.meter.release_host(TIMER_COST);
                 }
                 self.call_internal("fire", (timer.id, timer.repeat));
+                if timer.repeat {
+                    self.host.borrow_mut().timers.rearm(timer.id);
+                }
+                continue;
+            }
+            if let Some(first) = first_arrival {
+                let next = self
+                    .arrived
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (at, _, _))| *at < first + SAME_MOMENT)
+                    .min_by_key(|(_, (_, order, _))| *order)
+                    .map(|(index, _)| index);
+                if let Some(index) = next {
+                    let (_, _, answer) = self.arrived.swap_remove(index);
+                    self.deliver(answer);
+                }
                 continue;
             }
             let counts = self.inflight.is_empty();
@@ -424,66 +485,111 @@ impl Session {
                 _ = tokio::time::sleep_until(deadline.into()) => None,
             };
             self.clock.end_wait(began, counts);
-            match settled {
-                Some(Answer::Tool(id, envelope)) => {
-                    let json = envelope_json(envelope);
-                    self.call_internal("settle", (id, json));
-                }
-                Some(Answer::Fetch(id, reply)) => {
-                    self.fetch_aborts.remove(&id);
-                    self.call_internal("settleFetch", (id, reply_json(reply)));
-                }
-                None => {}
+            if let Some((answer, at)) = settled {
+                self.arrive(at, answer);
             }
         }
     }
 
-    /// Hands the calls the sandbox made since the last look to the dispatch.
-    fn spawn_new_calls(&mut self) {
-        let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
-        for (id, call) in calls {
-            let Some(dispatch) = &self.dispatch else {
-                let envelope = Envelope::Error(texts::tool_not_found(&call.tool));
-                self.inflight
-                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
-                continue;
-            };
-            // The dispatch, and the first poll of its answer, run here in the caller's
-            // runtime's context: a tool that answers at once answers without a task of its
-            // own (a hand-off to another thread and back, which costs more than a quick
-            // tool); one that does not is spawned on the caller's runtime, as every call is.
-            let entered = self.spawner.as_ref().map(Handle::enter);
-            let mut future = dispatch.dispatch(call);
-            let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                future
-                    .as_mut()
-                    .poll(&mut std::task::Context::from_waker(Waker::noop()))
-            }));
-            drop(entered);
-            let answered = match first {
-                Ok(Poll::Ready(envelope)) => Some(envelope),
-                Err(_) => Some(Envelope::Error(
-                    "The tool call failed: its dispatch panicked".into(),
-                )),
-                Ok(Poll::Pending) => None,
-            };
-            if let Some(envelope) = answered {
-                self.inflight
-                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
-                continue;
-            }
-            let handle = match &self.spawner {
-                Some(spawner) => spawner.spawn(future),
-                None => tokio::spawn(future),
-            };
-            self.aborts.push(handle.abort_handle());
-            self.inflight.push(Box::pin(async move {
-                let envelope = handle
-                    .await
-                    .unwrap_or_else(|e| Envelope::Error(format!("The tool call failed: {e}")));
-                Answer::Tool(id, envelope)
-            }));
+    /// Moves every answer that has arrived out of the calls in flight, without waiting.
+    fn collect_arrived(&mut self) {
+        while let Some(Some((answer, at))) = self.inflight.next().now_or_never() {
+            self.arrive(at, answer);
         }
+    }
+
+    /// Files an arrived answer with when it was there and the order its call was made (tool
+    /// calls before outbound requests).
+    fn arrive(&mut self, at: Instant, answer: Answer) {
+        let order = match &answer {
+            Answer::Tool(id, _) => u64::from(*id),
+            Answer::Fetch(id, _) => (1 << 32) | u64::from(*id),
+        };
+        self.arrived.push((at, order, answer));
+    }
+
+    /// Hands one answer to the sandbox.
+    fn deliver(&mut self, answer: Answer) {
+        match answer {
+            Answer::Tool(id, envelope) => {
+                let json = envelope_json(envelope);
+                self.call_internal("settle", (id, json));
+            }
+            Answer::Fetch(id, reply) => {
+                self.fetch_aborts.remove(&id);
+                self.call_internal("settleFetch", (id, reply_json(reply)));
+            }
+        }
+    }
+
+    /// Hands the calls the sandbox made since the host last ran to the dispatch, as one
+    /// batch. The answers that are there at once are queued for the sandbox: the batch's
+    /// last call first when it is one of them, then the others in call order (as the
+    /// reference's host answers a batch). Whether anything was made.
+    fn spawn_new_calls(&mut self) -> bool {
+        let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
+        if calls.is_empty() {
+            return false;
+        }
+        let last = calls.len() - 1;
+        let mut at_once = Vec::new();
+        for (index, (id, call)) in calls.into_iter().enumerate() {
+            if let Some(envelope) = self.dispatch_call(id, call) {
+                at_once.push((index == last, Answer::Tool(id, envelope)));
+            }
+        }
+        if let Some(position) = at_once.iter().position(|(is_last, _)| *is_last) {
+            let last = at_once.remove(position);
+            at_once.insert(0, last);
+        }
+        self.ready
+            .extend(at_once.into_iter().map(|(_, answer)| answer));
+        true
+    }
+
+    /// Hands one call to the dispatch: its envelope when it answers at once, or `None` when
+    /// it runs on (spawned, its answer arriving later).
+    fn dispatch_call(&mut self, id: u32, call: ToolCall) -> Option<Envelope> {
+        let Some(dispatch) = &self.dispatch else {
+            return Some(Envelope::Error(texts::tool_not_found(&call.tool)));
+        };
+        // The dispatch, and the first poll of its answer, run here in the caller's
+        // runtime's context: a tool that answers at once answers without a task of its
+        // own (a hand-off to another thread and back, which costs more than a quick
+        // tool); one that does not is spawned on the caller's runtime, as every call is.
+        let entered = self.spawner.as_ref().map(Handle::enter);
+        let mut future = dispatch.dispatch(call);
+        let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            future
+                .as_mut()
+                .poll(&mut std::task::Context::from_waker(Waker::noop()))
+        }));
+        drop(entered);
+        match first {
+            Ok(Poll::Ready(envelope)) => return Some(envelope),
+            Err(_) => {
+                return Some(Envelope::Error(
+                    "The tool call failed: its dispatch panicked".into(),
+                ));
+            }
+            Ok(Poll::Pending) => {}
+        }
+        let timed = async move { (future.await, Instant::now()) };
+        let handle = match &self.spawner {
+            Some(spawner) => spawner.spawn(timed),
+            None => tokio::spawn(timed),
+        };
+        self.aborts.push(handle.abort_handle());
+        self.inflight.push(Box::pin(async move {
+            let (envelope, at) = handle.await.unwrap_or_else(|e| {
+                (
+                    Envelope::Error(format!("The tool call failed: {e}")),
+                    Instant::now(),
+                )
+            });
+            (Answer::Tool(id, envelope), at)
+        }));
+        None
     }
 
     /// Hands the outbound requests the sandbox made since the last look to the handler, and
@@ -507,17 +613,21 @@ impl Session {
         };
         for (id, request) in fetches {
             let future = handler.fetch(request);
+            let timed = async move { (future.await, Instant::now()) };
             let handle = match &self.spawner {
-                Some(spawner) => spawner.spawn(future),
-                None => tokio::spawn(future),
+                Some(spawner) => spawner.spawn(timed),
+                None => tokio::spawn(timed),
             };
             self.aborts.push(handle.abort_handle());
             self.fetch_aborts.insert(id, handle.abort_handle());
             self.inflight.push(Box::pin(async move {
-                let reply = handle
-                    .await
-                    .unwrap_or_else(|e| Err(format!("The outbound request failed: {e}")));
-                Answer::Fetch(id, reply)
+                let (reply, at) = handle.await.unwrap_or_else(|e| {
+                    (
+                        Err(format!("The outbound request failed: {e}")),
+                        Instant::now(),
+                    )
+                });
+                (Answer::Fetch(id, reply), at)
             }));
         }
     }
