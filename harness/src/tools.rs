@@ -56,9 +56,13 @@ pub struct HostTimers(Arc<HostTimersInner>);
 
 #[derive(Default)]
 struct HostTimersInner {
-    pending: Mutex<(u64, BTreeSet<(Instant, u64)>)>,
+    pending: Mutex<Pending>,
     answered: Notify,
 }
+
+/// How long after one delayed call answered the next may answer: the time the answer takes
+/// to reach the executor (a task or two), so answers due together arrive in their order.
+const ANSWER_SPACING: Duration = Duration::from_millis(3);
 
 /// A delayed call's place among the host timers; leaving it (answered or dropped) lets the
 /// next one answer.
@@ -69,37 +73,69 @@ struct TimerSlot {
 
 impl Drop for TimerSlot {
     fn drop(&mut self) {
-        self.timers.lock().1.remove(&self.slot);
+        let mut pending = self.timers.lock();
+        pending.slots.remove(&self.slot);
+        pending.not_before = Instant::now() + ANSWER_SPACING;
+        drop(pending);
         self.timers.0.answered.notify_waiters();
     }
 }
 
+/// The delayed calls waiting, and when the next may answer.
+struct Pending {
+    seq: u64,
+    slots: BTreeSet<(Instant, u64)>,
+    not_before: Instant,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Pending {
+            seq: 0,
+            slots: BTreeSet::new(),
+            not_before: Instant::now(),
+        }
+    }
+}
+
 impl HostTimers {
-    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, BTreeSet<(Instant, u64)>)> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
         self.0.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Takes a place `delay` from now, behind every call that took one before.
     fn set(&self, delay: Duration) -> TimerSlot {
         let mut pending = self.lock();
-        pending.0 += 1;
-        let slot = (Instant::now() + delay, pending.0);
-        pending.1.insert(slot);
+        pending.seq += 1;
+        let slot = (Instant::now() + delay, pending.seq);
+        pending.slots.insert(slot);
         TimerSlot {
             timers: self.clone(),
             slot,
         }
     }
 
-    /// Waits until the slot's deadline passed and it is the first of the pending ones.
+    /// Waits until the slot's deadline passed, it is the first of the pending ones, and the
+    /// one before it answered at least a spacing ago.
     async fn fire(&self, slot: &TimerSlot) {
         tokio::time::sleep_until(slot.slot.0).await;
         loop {
             let answered = self.0.answered.notified();
             tokio::pin!(answered);
             answered.as_mut().enable();
-            if self.lock().1.first() == Some(&slot.slot) {
-                return;
+            let (first, not_before) = {
+                let pending = self.lock();
+                (
+                    pending.slots.first() == Some(&slot.slot),
+                    pending.not_before,
+                )
+            };
+            if first {
+                if Instant::now() >= not_before {
+                    return;
+                }
+                tokio::time::sleep_until(not_before).await;
+                continue;
             }
             answered.await;
         }

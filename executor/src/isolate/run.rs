@@ -179,7 +179,7 @@ type Inflight = Pin<Box<dyn Future<Output = (Answer, Instant)>>>;
 
 /// Answers there within this span of the first are one moment's answers, delivered in call
 /// order.
-const SAME_MOMENT: Duration = Duration::from_millis(1);
+const SAME_MOMENT: Duration = Duration::from_millis(5);
 
 struct Session {
     inflight: FuturesUnordered<Inflight>,
