@@ -5,21 +5,20 @@
 //! runs, as `{tool: "<provider or connector>.<raw name>", args: [...]}` with the arguments
 //! projected as outcomes are.
 //!
-//! A `delay_ms` is a timer on one execution's [`HostTimers`]: as the reference's host sets
-//! its delays as timers, delayed calls answer by deadline, then in call order, one after
-//! another, so equal delays answer in call order on every run.
+//! A `delay_ms` is a host timer, as the reference's host sets one around its answer: the
+//! tool answers at once and declares the delay ([`answer_after`]), and the executor holds
+//! the answer until the delay has passed on its loop's clock, ordered with the sandbox's
+//! timers by deadline, then by the order they were set. So equal delays answer in call
+//! order, and a delay against a timer in the order of their deadlines, on every run and
+//! however loaded the machine. Where no executor listens, the tool waits the delay itself.
 
-use std::collections::BTreeSet;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::Notify;
-use tokio::time::Instant;
-
 use codemode_executor::dialect::{Connector, ConnectorBinding, Provider, Thrown, ToolFn, Tools};
-use codemode_executor::protocol::{BoxFuture, JsValue};
+use codemode_executor::protocol::{BoxFuture, JsValue, answer_after};
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -48,111 +47,16 @@ impl CallLog {
     }
 }
 
-/// One execution's host timers: the delays of its calls, answered by deadline, then in the
-/// order the calls arrived. A delayed call answers once its deadline passed and every call
-/// ahead of it answered.
-#[derive(Clone, Default)]
-pub struct HostTimers(Arc<HostTimersInner>);
-
-#[derive(Default)]
-struct HostTimersInner {
-    pending: Mutex<Pending>,
-    answered: Notify,
-}
-
-/// How long after one delayed call answered the next may answer: the time the answer takes
-/// to reach the executor (a task or two), so answers due together arrive in their order.
-const ANSWER_SPACING: Duration = Duration::from_millis(3);
-
-/// A delayed call's place among the host timers; leaving it (answered or dropped) lets the
-/// next one answer.
-struct TimerSlot {
-    timers: HostTimers,
-    slot: (Instant, u64),
-}
-
-impl Drop for TimerSlot {
-    fn drop(&mut self) {
-        let mut pending = self.timers.lock();
-        pending.slots.remove(&self.slot);
-        pending.not_before = Instant::now() + ANSWER_SPACING;
-        drop(pending);
-        self.timers.0.answered.notify_waiters();
-    }
-}
-
-/// The delayed calls waiting, and when the next may answer.
-struct Pending {
-    seq: u64,
-    slots: BTreeSet<(Instant, u64)>,
-    not_before: Instant,
-}
-
-impl Default for Pending {
-    fn default() -> Self {
-        Pending {
-            seq: 0,
-            slots: BTreeSet::new(),
-            not_before: Instant::now(),
-        }
-    }
-}
-
-impl HostTimers {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
-        self.0.pending.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Takes a place `delay` from now, behind every call that took one before.
-    fn set(&self, delay: Duration) -> TimerSlot {
-        let mut pending = self.lock();
-        pending.seq += 1;
-        let slot = (Instant::now() + delay, pending.seq);
-        pending.slots.insert(slot);
-        TimerSlot {
-            timers: self.clone(),
-            slot,
-        }
-    }
-
-    /// Waits until the slot's deadline passed, it is the first of the pending ones, and the
-    /// one before it answered at least a spacing ago.
-    async fn fire(&self, slot: &TimerSlot) {
-        tokio::time::sleep_until(slot.slot.0).await;
-        loop {
-            let answered = self.0.answered.notified();
-            tokio::pin!(answered);
-            answered.as_mut().enable();
-            let (first, not_before) = {
-                let pending = self.lock();
-                (
-                    pending.slots.first() == Some(&slot.slot),
-                    pending.not_before,
-                )
-            };
-            if first {
-                if Instant::now() >= not_before {
-                    return;
-                }
-                tokio::time::sleep_until(not_before).await;
-                continue;
-            }
-            answered.await;
-        }
-    }
-}
-
 /// The case's tools and connectors, recording into `log`.
 pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
-    let timers = HostTimers::default();
     let tools = match &case.tools {
-        CaseTools::Fns(fns) => Tools::Fns(tool_fns("codemode", fns, log, &timers)),
+        CaseTools::Fns(fns) => Tools::Fns(tool_fns("codemode", fns, log)),
         CaseTools::Providers(providers) => Tools::Providers(
             providers
                 .iter()
                 .map(|p| {
                     let mut provider = Provider::new(p.name.clone());
-                    provider.fns = tool_fns(&p.name, &p.tools, log, &timers);
+                    provider.fns = tool_fns(&p.name, &p.tools, log);
                     provider.prelude = p.prelude.clone();
                     provider.positional_args = p.positional_args;
                     provider.proxy_source = p.proxy_source.clone();
@@ -172,7 +76,7 @@ pub fn materialize(case: &Case, log: &CallLog) -> (Tools, Vec<Connector>) {
                     tools: c
                         .tools
                         .iter()
-                        .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b, &timers))))
+                        .map(|(name, b)| (name.clone(), Arc::new(Runner::new(b))))
                         .collect(),
                     log: log.clone(),
                 },
@@ -186,19 +90,17 @@ fn tool_fns(
     prefix: &str,
     tools: &IndexMap<String, Behaviour>,
     log: &CallLog,
-    timers: &HostTimers,
 ) -> Vec<(String, ToolFn)> {
     tools
         .iter()
         .map(|(name, behaviour)| {
-            let runner = Arc::new(Runner::new(behaviour, timers));
+            let runner = Arc::new(Runner::new(behaviour));
             let tool = format!("{prefix}.{name}");
             let log = log.clone();
             let f: ToolFn = Arc::new(move |args: Vec<JsValue>| {
                 log.record(&tool, &args);
                 let runner = runner.clone();
-                let slot = runner.timer();
-                Box::pin(async move { runner.run(args, slot).await })
+                Box::pin(async move { runner.run(args).await })
             });
             (name.clone(), f)
         })
@@ -218,10 +120,9 @@ impl ConnectorBinding for ConnectorTools {
             std::slice::from_ref(&arg),
         );
         let runner = self.tools.get(&tool).cloned();
-        let slot = runner.as_ref().and_then(|runner| runner.timer());
         Box::pin(async move {
             match runner {
-                Some(runner) => runner.run(vec![arg], slot).await,
+                Some(runner) => runner.run(vec![arg]).await,
                 None => Err(Thrown::Error(format!("Unknown connector tool \"{tool}\""))),
             }
         })
@@ -232,28 +133,22 @@ impl ConnectorBinding for ConnectorTools {
 struct Runner {
     behaviour: Behaviour,
     calls: AtomicUsize,
-    timers: HostTimers,
 }
 
 impl Runner {
-    fn new(behaviour: &Behaviour, timers: &HostTimers) -> Self {
+    fn new(behaviour: &Behaviour) -> Self {
         Self {
             behaviour: behaviour.clone(),
             calls: AtomicUsize::new(0),
-            timers: timers.clone(),
         }
     }
 
-    /// The host timer of a call with a delay, set when the call arrives.
-    fn timer(&self) -> Option<TimerSlot> {
-        let ms = self.behaviour.delay_ms.filter(|ms| *ms > 0)?;
-        Some(self.timers.set(Duration::from_millis(ms)))
-    }
-
-    async fn run(&self, args: Vec<JsValue>, timer: Option<TimerSlot>) -> Result<JsValue, Thrown> {
+    async fn run(&self, args: Vec<JsValue>) -> Result<JsValue, Thrown> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
-        if let Some(timer) = &timer {
-            self.timers.fire(timer).await;
+        if let Some(ms) = self.behaviour.delay_ms.filter(|ms| *ms > 0)
+            && !answer_after(Duration::from_millis(ms))
+        {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
         }
         let value = |v: &Value| decode_value(v).unwrap_or(JsValue::Undefined);
         match &self.behaviour.kind {
@@ -338,7 +233,7 @@ mod tests {
         let behaviour = Behaviour::parse(&serde_json::json!({"throws": "no"})).unwrap();
         let mut tools = IndexMap::new();
         tools.insert("t".to_string(), behaviour);
-        let fns = tool_fns("p", &tools, &log, &HostTimers::default());
+        let fns = tool_fns("p", &tools, &log);
         let result = (fns[0].1)(vec![JsValue::Number(1.0)]).await;
         assert_eq!(result, Err(Thrown::Error("no".into())));
         assert_eq!(
@@ -347,37 +242,13 @@ mod tests {
         );
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn equal_delays_answer_in_call_order() {
-        for _ in 0..20 {
-            let timers = HostTimers::default();
-            let answered = Arc::new(Mutex::new(Vec::new()));
-            let tasks: Vec<_> = (0..8)
-                .map(|n| {
-                    let slot = timers.set(Duration::from_millis(if n == 5 { 1 } else { 3 }));
-                    let (timers, answered) = (timers.clone(), answered.clone());
-                    tokio::spawn(async move {
-                        timers.fire(&slot).await;
-                        answered.lock().unwrap().push(n);
-                    })
-                })
-                .collect();
-            for task in tasks {
-                task.await.unwrap();
-            }
-            assert_eq!(*answered.lock().unwrap(), vec![5, 0, 1, 2, 3, 4, 6, 7]);
-        }
-    }
-
     #[tokio::test]
     async fn returns_seq_repeats_its_last_value() {
-        let runner = Runner::new(
-            &Behaviour::parse(&serde_json::json!({"returns_seq": [1, 2]})).unwrap(),
-            &HostTimers::default(),
-        );
+        let runner =
+            Runner::new(&Behaviour::parse(&serde_json::json!({"returns_seq": [1, 2]})).unwrap());
         let mut seen = Vec::new();
         for _ in 0..3 {
-            seen.push(runner.run(vec![], None).await.unwrap());
+            seen.push(runner.run(vec![]).await.unwrap());
         }
         assert_eq!(
             seen,

@@ -30,11 +30,12 @@ use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, SandboxContext, internal_object};
 use super::text::{CoercedText, Text};
+use super::timers::Fired;
 use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
 use crate::Error;
 use crate::protocol::{
-    Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,
-    ToolCall, separate_imports, texts,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome,
+    Reply, RunError, ToolCall, separate_imports, texts,
 };
 
 /// The program's `this`: the reference runs the program inside a method of its
@@ -78,6 +79,7 @@ impl Remains {
         let Session {
             inflight,
             ready,
+            held,
             arrived,
             aborts,
             fetch_aborts,
@@ -96,6 +98,7 @@ impl Remains {
         drop((
             inflight,
             ready,
+            held,
             arrived,
             aborts,
             fetch_aborts,
@@ -143,6 +146,7 @@ pub(super) async fn run(
     let mut session = Session {
         inflight: FuturesUnordered::new(),
         ready: VecDeque::new(),
+        held: HashMap::new(),
         arrived: Vec::new(),
         aborts: Vec::new(),
         fetch_aborts: HashMap::new(),
@@ -177,14 +181,12 @@ enum Answer {
 /// call ran, so a busy loop does not reorder answers it looks at late).
 type Inflight = Pin<Box<dyn Future<Output = (Answer, Instant)>>>;
 
-/// Answers there within this span of the first are one moment's answers, delivered in call
-/// order.
-const SAME_MOMENT: Duration = Duration::from_millis(5);
-
 struct Session {
     inflight: FuturesUnordered<Inflight>,
     /// Answers queued for the sandbox, delivered one per turn in this order.
     ready: VecDeque<Answer>,
+    /// Answers held as host timers until they are due, by call id.
+    held: HashMap<u32, Envelope>,
     /// Answers that arrived from the calls in flight, with when each was there and its
     /// call order.
     arrived: Vec<(Instant, u64, Answer)>,
@@ -210,6 +212,16 @@ struct Session {
 enum Ended {
     Settled,
     TimedOut,
+}
+
+/// What handing the new calls to the host did.
+enum Batch {
+    /// There were none.
+    Empty,
+    /// They went, and their replies are filed.
+    Ran,
+    /// The run ended while the loop waited for their replies.
+    Ended(Ended),
 }
 
 /// Why the start failed: a text for [`Error::StartFailed`], a refused request, or a bound.
@@ -407,10 +419,12 @@ impl Session {
 
     /// The event loop, in the reference's order (`docs/event-loop.md`): answers ready for
     /// the sandbox are delivered one per turn, in the order queued; once none is left, the
-    /// calls made since the host last ran reach the host together (their immediate answers
-    /// queued: the batch's last call first, then the others in call order); once that makes
-    /// nothing more, the loop is idle and takes one event: the earliest of a due timer (by
-    /// deadline, then sequence) and an answer that arrived (by arrival, then call order).
+    /// calls made since the host last ran reach the host together, and the loop waits for
+    /// their [`Reply`]s (immediate answers are queued: the batch's last call first, then the
+    /// others in call order; delayed ones become host timers); once that makes nothing more,
+    /// the loop is idle and takes one event: the earliest of a due timer (by deadline, then
+    /// sequence; the sandbox's and the host's alike) and an answer that arrived late (by
+    /// arrival, then call order).
     async fn event_loop(&mut self) -> Result<Ended, Error> {
         loop {
             self.drain_jobs();
@@ -432,43 +446,50 @@ impl Session {
                 self.deliver(answer);
                 continue;
             }
-            if self.spawn_new_calls() {
-                continue;
+            match self.run_batch().await {
+                Batch::Empty => {}
+                Batch::Ran => continue,
+                Batch::Ended(ended) => return Ok(ended),
             }
-            // Idle: the clock moves, and one event runs.
+            // Idle: one event runs.
             let now = Instant::now();
-            self.host.borrow_mut().timers.set_now(now);
             self.collect_arrived();
-            let first_arrival = self.arrived.iter().map(|(at, _, _)| *at).min();
+            let first_arrival = self
+                .arrived
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (at, order, _))| (*at, *order))
+                .map(|(index, (at, _, _))| (index, *at));
             let due = {
                 let mut host = self.host.borrow_mut();
                 match (host.timers.next_due(), first_arrival) {
-                    (Some(due), Some(arrival)) if due > arrival => None,
+                    (Some(due), Some((_, arrival))) if due > arrival => None,
                     _ => host.timers.pop_due(now),
                 }
             };
-            if let Some(timer) = due {
-                if !timer.repeat {
-                    self.meter.release_host(TIMER_COST);
+            match due {
+                Some(Fired::Timer { id, repeat }) => {
+                    if !repeat {
+                        self.meter.release_host(TIMER_COST);
+                    }
+                    self.call_internal("fire", (id, repeat));
+                    if repeat {
+                        self.host.borrow_mut().timers.rearm(id);
+                    }
+                    continue;
                 }
-                self.call_internal("fire", (timer.id, timer.repeat));
-                if timer.repeat {
-                    self.host.borrow_mut().timers.rearm(timer.id);
+                Some(Fired::Answer(call)) => {
+                    if let Some(envelope) = self.held.remove(&call) {
+                        self.deliver(Answer::Tool(call, envelope));
+                    }
+                    continue;
                 }
-                continue;
+                None => {}
             }
-            if let Some(first) = first_arrival {
-                let next = self
-                    .arrived
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (at, _, _))| *at < first + SAME_MOMENT)
-                    .min_by_key(|(_, (_, order, _))| *order)
-                    .map(|(index, _)| index);
-                if let Some(index) = next {
-                    let (_, _, answer) = self.arrived.swap_remove(index);
-                    self.deliver(answer);
-                }
+            if let Some((index, at)) = first_arrival {
+                let (_, _, answer) = self.arrived.swap_remove(index);
+                self.host.borrow_mut().timers.set_now(at);
+                self.deliver(answer);
                 continue;
             }
             let counts = self.inflight.is_empty();
@@ -523,19 +544,66 @@ impl Session {
     }
 
     /// Hands the calls the sandbox made since the host last ran to the dispatch, as one
-    /// batch. The answers that are there at once are queued for the sandbox: the batch's
-    /// last call first when it is one of them, then the others in call order (as the
-    /// reference's host answers a batch). Whether anything was made.
-    fn spawn_new_calls(&mut self) -> bool {
+    /// batch, and waits for every call's [`Reply`] (there at once in process; a round trip
+    /// to a remote host). Immediate answers are queued for the sandbox: the batch's last
+    /// call first when it is one of them, then the others in call order (as the reference's
+    /// host answers a batch); delayed ones are held as host timers, set in call order; the
+    /// others run on, their answers arriving later.
+    async fn run_batch(&mut self) -> Batch {
         let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
         if calls.is_empty() {
-            return false;
+            return Batch::Empty;
         }
-        let last = calls.len() - 1;
+        let replies: Vec<_> = calls
+            .into_iter()
+            .map(|(id, call)| (id, self.reply(call)))
+            .collect();
+        let waiting =
+            futures::future::join_all(replies.into_iter().map(|(id, reply)| async move {
+                match reply {
+                    Ok(reply) => (id, reply),
+                    Err(waiting) => (id, waiting.await),
+                }
+            }));
+        tokio::pin!(waiting);
+        // In process every reply is there: no wait, no task hand-off.
+        if let Some(answered) = (&mut waiting).now_or_never() {
+            self.file_replies(answered);
+            return Batch::Ran;
+        }
+        let deadline = self.clock.wait_deadline(false);
+        let began = Instant::now();
+        let interrupt = self.interrupt.clone();
+        let answered = tokio::select! {
+            biased;
+            // A cancelled run ends at the top of the loop, as one past its bound.
+            _ = interrupt.until_cancelled() => None,
+            answered = &mut waiting => Some(answered),
+            _ = tokio::time::sleep_until(deadline.into()) => None,
+        };
+        self.clock.end_wait(began, false);
+        match answered {
+            Some(answered) => {
+                self.file_replies(answered);
+                Batch::Ran
+            }
+            None if self.interrupt.fired() => Batch::Ran,
+            None => Batch::Ended(Ended::TimedOut),
+        }
+    }
+
+    /// Files a batch's replies, in call order: see [`Session::run_batch`].
+    fn file_replies(&mut self, replies: Vec<(u32, Reply)>) {
+        let last = replies.len().saturating_sub(1);
         let mut at_once = Vec::new();
-        for (index, (id, call)) in calls.into_iter().enumerate() {
-            if let Some(envelope) = self.dispatch_call(id, call) {
-                at_once.push((index == last, Answer::Tool(id, envelope)));
+        for (index, (id, reply)) in replies.into_iter().enumerate() {
+            match reply {
+                Reply::Now(envelope) => at_once.push((index == last, Answer::Tool(id, envelope))),
+                Reply::After(delay, envelope) => {
+                    self.host.borrow_mut().timers.add_answer(id, delay);
+                    self.held.insert(id, envelope);
+                }
+                Reply::Later(future) => self.spawn_late(id, future),
             }
         }
         if let Some(position) = at_once.iter().position(|(is_last, _)| *is_last) {
@@ -544,36 +612,42 @@ impl Session {
         }
         self.ready
             .extend(at_once.into_iter().map(|(_, answer)| answer));
-        true
     }
 
-    /// Hands one call to the dispatch: its envelope when it answers at once, or `None` when
-    /// it runs on (spawned, its answer arriving later).
-    fn dispatch_call(&mut self, id: u32, call: ToolCall) -> Option<Envelope> {
+    /// Hands one call to the dispatch: its reply when it is there at once, or the future
+    /// that brings it.
+    fn reply(&mut self, call: ToolCall) -> Result<Reply, BoxFuture<'static, Reply>> {
         let Some(dispatch) = &self.dispatch else {
-            return Some(Envelope::Error(texts::tool_not_found(&call.tool)));
+            return Ok(Reply::Now(Envelope::Error(texts::tool_not_found(
+                &call.tool,
+            ))));
         };
         // The dispatch, and the first poll of its answer, run here in the caller's
         // runtime's context: a tool that answers at once answers without a task of its
         // own (a hand-off to another thread and back, which costs more than a quick
         // tool); one that does not is spawned on the caller's runtime, as every call is.
         let entered = self.spawner.as_ref().map(Handle::enter);
-        let mut future = dispatch.dispatch(call);
-        let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            future
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut future = dispatch.reply(call);
+            match future
                 .as_mut()
                 .poll(&mut std::task::Context::from_waker(Waker::noop()))
+            {
+                Poll::Ready(reply) => Ok(reply),
+                Poll::Pending => Err(future),
+            }
         }));
         drop(entered);
-        match first {
-            Ok(Poll::Ready(envelope)) => return Some(envelope),
-            Err(_) => {
-                return Some(Envelope::Error(
-                    "The tool call failed: its dispatch panicked".into(),
-                ));
-            }
-            Ok(Poll::Pending) => {}
-        }
+        polled.unwrap_or_else(|_| {
+            Ok(Reply::Now(Envelope::Error(
+                "The tool call failed: its dispatch panicked".into(),
+            )))
+        })
+    }
+
+    /// Runs a call whose answer is not there yet on the caller's runtime; its answer
+    /// arrives later, stamped with when it was there.
+    fn spawn_late(&mut self, id: u32, future: BoxFuture<'static, Envelope>) {
         let timed = async move { (future.await, Instant::now()) };
         let handle = match &self.spawner {
             Some(spawner) => spawner.spawn(timed),
@@ -589,7 +663,6 @@ impl Session {
             });
             (Answer::Tool(id, envelope), at)
         }));
-        None
     }
 
     /// Hands the outbound requests the sandbox made since the last look to the handler, and

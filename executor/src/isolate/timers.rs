@@ -1,21 +1,33 @@
-//! Timers on the host clock: the queue behind `setTimeout` and `setInterval`, in the
-//! reference's order (see `docs/event-loop.md`).
+//! Timers on the loop's clock: the queue behind `setTimeout` and `setInterval`, and the
+//! host's timers (tool answers due some time after their call), in the reference's order
+//! (see `docs/event-loop.md`).
 //!
 //! The sandbox keeps each timer's callback; the host keeps when it is due. A timer is due at
-//! the loop's clock when it was set plus its delay in whole milliseconds; the clock stands
-//! still while the program runs and moves only when the loop goes idle, so timers set in one
-//! busy stretch with equal delays share a deadline. Due timers fire by deadline, then by
-//! sequence: the order in which each was set, or re-armed (an interval is re-armed after its
-//! callback ran). Timers still pending when the program settles are dropped with the run.
+//! the loop's clock when it was set plus its delay in whole milliseconds. The clock stands
+//! still while the program runs; when the loop fires a timer, the clock moves to that
+//! timer's deadline (not to the wall clock, which a loaded machine reads late), so every
+//! deadline is a function of the program and the delays alone. Due timers fire by deadline,
+//! then by sequence: the order in which each was set, or re-armed (an interval is re-armed
+//! after its callback ran). Timers still pending when the program settles are dropped with
+//! the run.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-/// One due timer, as the run loop fires it.
+/// What fires when a slot is due.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct DueTimer {
-    pub id: u32,
-    pub repeat: bool,
+pub(super) enum Fired {
+    /// The sandbox's timer `id`; `repeat` for an interval (re-armed after its callback).
+    Timer { id: u32, repeat: bool },
+    /// The held answer of tool call `call`.
+    Answer(u32),
+}
+
+/// What a queued slot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Queued {
+    Timer(u32),
+    Answer(u32),
 }
 
 /// Where a timer stands in the queue: its deadline, then its sequence number.
@@ -32,9 +44,9 @@ struct Entry {
 pub(super) struct TimerQueue {
     next_id: u32,
     next_seq: u64,
-    /// The loop's clock: the instant the loop last went idle.
+    /// The loop's clock: where it stands now.
     now: Instant,
-    queue: BTreeMap<Slot, u32>,
+    queue: BTreeMap<Slot, Queued>,
     entries: HashMap<u32, Entry>,
 }
 
@@ -60,15 +72,16 @@ fn whole_ms(delay_ms: f64) -> Duration {
 }
 
 impl TimerQueue {
-    /// Moves the loop's clock to `now` (the loop calls this each time it goes idle).
+    /// Moves the loop's clock forward to `now` (when the program starts, and when an answer
+    /// that was not a timer arrives).
     pub(super) fn set_now(&mut self, now: Instant) {
         self.now = self.now.max(now);
     }
 
-    fn enqueue(&mut self, id: u32, delay: Duration) -> Slot {
+    fn enqueue(&mut self, queued: Queued, delay: Duration) -> Slot {
         self.next_seq += 1;
         let slot = (self.now + delay, self.next_seq);
-        self.queue.insert(slot, id);
+        self.queue.insert(slot, queued);
         slot
     }
 
@@ -78,7 +91,7 @@ impl TimerQueue {
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let id = self.next_id;
         let delay = whole_ms(delay_ms);
-        let slot = self.enqueue(id, delay);
+        let slot = self.enqueue(Queued::Timer(id), delay);
         self.entries.insert(
             id,
             Entry {
@@ -87,6 +100,13 @@ impl TimerQueue {
             },
         );
         id
+    }
+
+    /// Holds tool call `call`'s answer until `delay` (in whole milliseconds) after the
+    /// loop's clock: a host timer, behind every timer set so far.
+    pub(super) fn add_answer(&mut self, call: u32, delay: Duration) {
+        let whole = Duration::from_millis(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+        self.enqueue(Queued::Answer(call), whole);
     }
 
     /// Removes a timer (also an interval whose callback is running); `false` for an unknown
@@ -108,14 +128,19 @@ impl TimerQueue {
         self.queue.keys().next().map(|(due, _)| *due)
     }
 
-    /// Takes the first timer due by `now`. A timeout is gone; an interval waits for
-    /// [`TimerQueue::rearm`] after its callback.
-    pub(super) fn pop_due(&mut self, now: Instant) -> Option<DueTimer> {
-        let (&slot, &id) = self.queue.iter().next()?;
+    /// Takes the first timer due by `now`, and moves the loop's clock to its deadline. A
+    /// timeout is gone; an interval waits for [`TimerQueue::rearm`] after its callback.
+    pub(super) fn pop_due(&mut self, now: Instant) -> Option<Fired> {
+        let (&slot, &queued) = self.queue.iter().next()?;
         if slot.0 > now {
             return None;
         }
         self.queue.remove(&slot);
+        self.now = self.now.max(slot.0);
+        let id = match queued {
+            Queued::Answer(call) => return Some(Fired::Answer(call)),
+            Queued::Timer(id) => id,
+        };
         let repeat = match self.entries.get_mut(&id) {
             Some(entry) if entry.period.is_some() => {
                 entry.slot = None;
@@ -126,7 +151,7 @@ impl TimerQueue {
                 false
             }
         };
-        Some(DueTimer { id, repeat })
+        Some(Fired::Timer { id, repeat })
     }
 
     /// Queues an interval again after its callback ran, one period after the loop's clock,
@@ -139,7 +164,7 @@ impl TimerQueue {
             }) => *period,
             _ => return,
         };
-        let slot = self.enqueue(id, period);
+        let slot = self.enqueue(Queued::Timer(id), period);
         if let Some(entry) = self.entries.get_mut(&id) {
             entry.slot = Some(slot);
         }
@@ -150,6 +175,13 @@ impl TimerQueue {
 mod tests {
     use super::*;
 
+    fn timer_id(fired: Fired) -> u32 {
+        match fired {
+            Fired::Timer { id, .. } => id,
+            Fired::Answer(call) => 1000 + call,
+        }
+    }
+
     #[test]
     fn timers_fire_by_deadline_then_sequence_and_clear() {
         let mut timers = TimerQueue::default();
@@ -159,9 +191,9 @@ mod tests {
         let fraction = timers.add(0.9, false);
         timers.clear(cleared);
         let now = timers.now + Duration::from_millis(10);
-        assert_eq!(timers.pop_due(now).map(|t| t.id), Some(early));
-        assert_eq!(timers.pop_due(now).map(|t| t.id), Some(fraction));
-        assert_eq!(timers.pop_due(now).map(|t| t.id), Some(late));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(early));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(fraction));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(late));
         assert_eq!(timers.pop_due(now), None);
         assert_eq!(timers.next_due(), None);
     }
@@ -173,7 +205,7 @@ mod tests {
         let b = timers.add(1.2, false);
         let c = timers.add(1.0, false);
         let now = timers.now + Duration::from_millis(1);
-        let order: Vec<u32> = std::iter::from_fn(|| timers.pop_due(now).map(|t| t.id)).collect();
+        let order: Vec<u32> = std::iter::from_fn(|| timers.pop_due(now).map(timer_id)).collect();
         assert_eq!(order, vec![a, b, c]);
     }
 
@@ -184,15 +216,15 @@ mod tests {
         let now = timers.now;
         assert_eq!(
             timers.pop_due(now),
-            Some(DueTimer {
+            Some(Fired::Timer {
                 id: interval,
                 repeat: true
             })
         );
         let set_in_callback = timers.add(0.0, false);
         timers.rearm(interval);
-        assert_eq!(timers.pop_due(now).map(|t| t.id), Some(set_in_callback));
-        assert_eq!(timers.pop_due(now).map(|t| t.id), Some(interval));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(set_in_callback));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(interval));
         timers.rearm(interval);
         assert!(timers.clear(interval));
         assert_eq!(timers.next_due(), None);
@@ -207,5 +239,26 @@ mod tests {
         assert!(timers.clear(interval));
         timers.rearm(interval);
         assert_eq!(timers.next_due(), None);
+    }
+
+    #[test]
+    fn host_answers_share_the_queue_and_the_clock_moves_to_each_deadline() {
+        let mut timers = TimerQueue::default();
+        let start = timers.now;
+        let late = timers.add(50.0, false);
+        timers.add_answer(1, Duration::from_millis(30));
+        timers.add_answer(2, Duration::from_micros(30_900));
+        let zero = timers.add(30.0, false);
+        // Read long after every deadline, as a loaded machine would.
+        let now = start + Duration::from_millis(500);
+        assert_eq!(timers.pop_due(now), Some(Fired::Answer(1)));
+        assert_eq!(timers.now, start + Duration::from_millis(30));
+        assert_eq!(timers.pop_due(now), Some(Fired::Answer(2)));
+        // A timer set now counts from the answer's deadline, not from the late reading.
+        let set_in_answer = timers.add(10.0, false);
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(zero));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(set_in_answer));
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(late));
+        assert_eq!(timers.now, start + Duration::from_millis(50));
     }
 }
