@@ -4,6 +4,13 @@
 //! Every host-side call is recorded on arrival, before any delay and before the behaviour
 //! runs, as `{tool: "<provider or connector>.<raw name>", args: [...]}` with the arguments
 //! projected as outcomes are.
+//!
+//! A `delay_ms` is a host timer, as the reference's host sets one around its answer: the
+//! tool answers at once and declares the delay ([`answer_after`]), and the executor holds
+//! the answer until the delay has passed on its loop's clock, ordered with the sandbox's
+//! timers by deadline, then by the order they were set. So equal delays answer in call
+//! order, and a delay against a timer in the order of their deadlines, on every run and
+//! however loaded the machine. Where no executor listens, the tool waits the delay itself.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codemode_executor::dialect::{Connector, ConnectorBinding, Provider, Thrown, ToolFn, Tools};
-use codemode_executor::protocol::{BoxFuture, JsValue};
+use codemode_executor::protocol::{BoxFuture, JsValue, answer_after};
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -138,7 +145,9 @@ impl Runner {
 
     async fn run(&self, args: Vec<JsValue>) -> Result<JsValue, Thrown> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
-        if let Some(ms) = self.behaviour.delay_ms.filter(|ms| *ms > 0) {
+        if let Some(ms) = self.behaviour.delay_ms.filter(|ms| *ms > 0)
+            && !answer_after(Duration::from_millis(ms))
+        {
             tokio::time::sleep(Duration::from_millis(ms)).await;
         }
         let value = |v: &Value| decode_value(v).unwrap_or(JsValue::Undefined);

@@ -28,8 +28,10 @@ mod report {
 }
 
 /// The sides' processes: the reference under `wrangler dev` and the remote executor's
-/// daemon, their failure modes, and the wire against the npm `capnweb` peer.
+/// daemon, their failure modes, the wire against the npm `capnweb` peer, and our side's
+/// event loop giving one order on every run.
 mod sides {
+    mod event_loop;
     mod lifecycle;
     mod remote_faults;
     mod remote_interop;

@@ -7,7 +7,7 @@
 //! are aborted and never answered into a later run; console lines written before a failure
 //! are kept.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
 use futures::stream::FuturesUnordered;
+use futures::{FutureExt, StreamExt};
 use rquickjs::context::EvalOptions;
 use rquickjs::{CatchResultExt, CaughtError, Ctx, Function, Module, Object, Runtime, Value};
 use tokio::runtime::Handle;
@@ -35,11 +35,12 @@ use super::modules::{MAIN_MODULE, ModuleMap};
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, SandboxContext};
 use super::text::CoercedText;
+use super::timers::Fired;
 use super::v8_messages::translate_syntax_error;
 use crate::Error;
 use crate::protocol::{
-    Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,
-    separate_imports, texts,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome,
+    Reply, RunError, ToolCall, separate_imports, texts,
 };
 
 /// The program's `this`: the reference runs the program inside a method of its
@@ -80,6 +81,9 @@ impl Remains {
     pub(super) fn restored(self) -> Sandbox {
         let Session {
             inflight,
+            ready,
+            held,
+            arrived,
             aborts,
             fetch_aborts,
             host,
@@ -96,6 +100,9 @@ impl Remains {
         } = self.0;
         drop((
             inflight,
+            ready,
+            held,
+            arrived,
             aborts,
             fetch_aborts,
             clock,
@@ -141,6 +148,9 @@ pub(super) async fn run(
     );
     let mut session = Session {
         inflight: FuturesUnordered::new(),
+        ready: VecDeque::new(),
+        held: HashMap::new(),
+        arrived: Vec::new(),
         aborts: Vec::new(),
         fetch_aborts: HashMap::new(),
         host,
@@ -170,10 +180,19 @@ enum Answer {
     Fetch(u32, Result<OutboundResponse, String>),
 }
 
-type Inflight = Pin<Box<dyn Future<Output = Answer>>>;
+/// A host call in flight: its answer, and when the answer was there (measured where the
+/// call ran, so a busy loop does not reorder answers it looks at late).
+type Inflight = Pin<Box<dyn Future<Output = (Answer, Instant)>>>;
 
 struct Session {
     inflight: FuturesUnordered<Inflight>,
+    /// Answers queued for the sandbox, delivered one per turn in this order.
+    ready: VecDeque<Answer>,
+    /// Answers held as host timers until they are due, by call id.
+    held: HashMap<u32, Envelope>,
+    /// Answers that arrived from the calls in flight, with when each was there and its
+    /// call order.
+    arrived: Vec<(Instant, u64, Answer)>,
     aborts: Vec<AbortHandle>,
     /// The outbound requests in flight, by id, so that an abandoned one can be aborted.
     fetch_aborts: HashMap<u32, AbortHandle>,
@@ -196,6 +215,16 @@ struct Session {
 enum Ended {
     Settled,
     TimedOut,
+}
+
+/// What handing the new calls to the host did.
+enum Batch {
+    /// There were none.
+    Empty,
+    /// They went, and their replies are filed.
+    Ran,
+    /// The run ended while the loop waited for their replies.
+    Ended(Ended),
 }
 
 impl Session {
@@ -275,6 +304,8 @@ impl Session {
         let began = self.clock.begin_js();
         let main_source = self.main_source.clone();
         let modules = self.modules.clone();
+        let host = self.host.clone();
+        host.borrow_mut().timers.set_now(Instant::now());
         let result = self.ctx.with(|ctx| -> Result<(), StartFailure> {
             let fail = |ctx: &Ctx<'_>, error: CaughtError<'_>, source: &str| {
                 start_failure(ctx, error, source, &modules)
@@ -319,6 +350,8 @@ impl Session {
                 .get("start")
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
+            // The loop's clock starts when the program does, not when it was compiled.
+            host.borrow_mut().timers.set_now(Instant::now());
             start
                 .call::<_, ()>((loaded, namespace))
                 .catch(&ctx)
@@ -374,6 +407,14 @@ impl Session {
         self.clock.end_js(began);
     }
 
+    /// The event loop, in the reference's order (`docs/event-loop.md`): answers ready for
+    /// the sandbox are delivered one per turn, in the order queued; once none is left, the
+    /// calls made since the host last ran reach the host together, and the loop waits for
+    /// their [`Reply`]s (immediate answers are queued: the batch's last call first, then the
+    /// others in call order; delayed ones become host timers); once that makes nothing more,
+    /// the loop is idle and takes one event: the earliest of a due timer (by deadline, then
+    /// sequence; the sandbox's and the host's alike) and an answer that arrived late (by
+    /// arrival, then call order).
     async fn event_loop(&mut self) -> Result<Ended, Error> {
         loop {
             self.drain_jobs();
@@ -390,14 +431,55 @@ impl Session {
             if self.clock.expired() {
                 return Ok(Ended::TimedOut);
             }
-            self.spawn_new_calls();
             self.spawn_new_fetches();
-            let due = self.host.borrow_mut().timers.pop_due(Instant::now());
-            if let Some(timer) = due {
-                if !timer.repeat {
-                    self.meter.release_host(TIMER_COST);
+            if let Some(answer) = self.ready.pop_front() {
+                self.deliver(answer);
+                continue;
+            }
+            match self.run_batch().await {
+                Batch::Empty => {}
+                Batch::Ran => continue,
+                Batch::Ended(ended) => return Ok(ended),
+            }
+            // Idle: one event runs.
+            let now = Instant::now();
+            self.collect_arrived();
+            let first_arrival = self
+                .arrived
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (at, order, _))| (*at, *order))
+                .map(|(index, (at, _, _))| (index, *at));
+            let due = {
+                let mut host = self.host.borrow_mut();
+                match (host.timers.next_due(), first_arrival) {
+                    (Some(due), Some((_, arrival))) if due > arrival => None,
+                    _ => host.timers.pop_due(now),
                 }
-                self.call_internal("fire", (timer.id, timer.repeat));
+            };
+            match due {
+                Some(Fired::Timer { id, repeat }) => {
+                    if !repeat {
+                        self.meter.release_host(TIMER_COST);
+                    }
+                    self.call_internal("fire", (id, repeat));
+                    if repeat {
+                        self.host.borrow_mut().timers.rearm(id);
+                    }
+                    continue;
+                }
+                Some(Fired::Answer(call)) => {
+                    if let Some(envelope) = self.held.remove(&call) {
+                        self.deliver(Answer::Tool(call, envelope));
+                    }
+                    continue;
+                }
+                None => {}
+            }
+            if let Some((index, at)) = first_arrival {
+                let (_, _, answer) = self.arrived.swap_remove(index);
+                self.host.borrow_mut().timers.set_now(at);
+                self.deliver(answer);
                 continue;
             }
             let counts = self.inflight.is_empty();
@@ -414,66 +496,163 @@ impl Session {
                 _ = tokio::time::sleep_until(deadline.into()) => None,
             };
             self.clock.end_wait(began, counts);
-            match settled {
-                Some(Answer::Tool(id, envelope)) => {
-                    let json = envelope_json(envelope);
-                    self.call_internal("settle", (id, json));
-                }
-                Some(Answer::Fetch(id, reply)) => {
-                    self.fetch_aborts.remove(&id);
-                    self.call_internal("settleFetch", (id, reply_json(reply)));
-                }
-                None => {}
+            if let Some((answer, at)) = settled {
+                self.arrive(at, answer);
             }
         }
     }
 
-    /// Hands the calls the sandbox made since the last look to the dispatch.
-    fn spawn_new_calls(&mut self) {
-        let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
-        for (id, call) in calls {
-            let Some(dispatch) = &self.dispatch else {
-                let envelope = Envelope::Error(texts::tool_not_found(&call.tool));
-                self.inflight
-                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
-                continue;
-            };
-            // The dispatch, and the first poll of its answer, run here in the caller's
-            // runtime's context: a tool that answers at once answers without a task of its
-            // own (a hand-off to another thread and back, which costs more than a quick
-            // tool); one that does not is spawned on the caller's runtime, as every call is.
-            let entered = self.spawner.as_ref().map(Handle::enter);
-            let mut future = dispatch.dispatch(call);
-            let first = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                future
-                    .as_mut()
-                    .poll(&mut std::task::Context::from_waker(Waker::noop()))
-            }));
-            drop(entered);
-            let answered = match first {
-                Ok(Poll::Ready(envelope)) => Some(envelope),
-                Err(_) => Some(Envelope::Error(
-                    "The tool call failed: its dispatch panicked".into(),
-                )),
-                Ok(Poll::Pending) => None,
-            };
-            if let Some(envelope) = answered {
-                self.inflight
-                    .push(Box::pin(async move { Answer::Tool(id, envelope) }));
-                continue;
-            }
-            let handle = match &self.spawner {
-                Some(spawner) => spawner.spawn(future),
-                None => tokio::spawn(future),
-            };
-            self.aborts.push(handle.abort_handle());
-            self.inflight.push(Box::pin(async move {
-                let envelope = handle
-                    .await
-                    .unwrap_or_else(|e| Envelope::Error(format!("The tool call failed: {e}")));
-                Answer::Tool(id, envelope)
-            }));
+    /// Moves every answer that has arrived out of the calls in flight, without waiting.
+    fn collect_arrived(&mut self) {
+        while let Some(Some((answer, at))) = self.inflight.next().now_or_never() {
+            self.arrive(at, answer);
         }
+    }
+
+    /// Files an arrived answer with when it was there and the order its call was made (tool
+    /// calls before outbound requests).
+    fn arrive(&mut self, at: Instant, answer: Answer) {
+        let order = match &answer {
+            Answer::Tool(id, _) => u64::from(*id),
+            Answer::Fetch(id, _) => (1 << 32) | u64::from(*id),
+        };
+        self.arrived.push((at, order, answer));
+    }
+
+    /// Hands one answer to the sandbox.
+    fn deliver(&mut self, answer: Answer) {
+        match answer {
+            Answer::Tool(id, envelope) => {
+                let json = envelope_json(envelope);
+                self.call_internal("settle", (id, json));
+            }
+            Answer::Fetch(id, reply) => {
+                self.fetch_aborts.remove(&id);
+                self.call_internal("settleFetch", (id, reply_json(reply)));
+            }
+        }
+    }
+
+    /// Hands the calls the sandbox made since the host last ran to the dispatch, as one
+    /// batch, and waits for every call's [`Reply`] (there at once in process; a round trip
+    /// to a remote host). Immediate answers are queued for the sandbox: the batch's last
+    /// call first when it is one of them, then the others in call order (as the reference's
+    /// host answers a batch); delayed ones are held as host timers, set in call order; the
+    /// others run on, their answers arriving later.
+    async fn run_batch(&mut self) -> Batch {
+        let calls = std::mem::take(&mut self.host.borrow_mut().new_calls);
+        if calls.is_empty() {
+            return Batch::Empty;
+        }
+        let replies: Vec<_> = calls
+            .into_iter()
+            .map(|(id, call)| (id, self.reply(call)))
+            .collect();
+        let waiting =
+            futures::future::join_all(replies.into_iter().map(|(id, reply)| async move {
+                match reply {
+                    Ok(reply) => (id, reply),
+                    Err(waiting) => (id, waiting.await),
+                }
+            }));
+        tokio::pin!(waiting);
+        // In process every reply is there: no wait, no task hand-off.
+        if let Some(answered) = (&mut waiting).now_or_never() {
+            self.file_replies(answered);
+            return Batch::Ran;
+        }
+        let deadline = self.clock.wait_deadline(false);
+        let began = Instant::now();
+        let interrupt = self.interrupt.clone();
+        let answered = tokio::select! {
+            biased;
+            // A cancelled run ends at the top of the loop, as one past its bound.
+            _ = interrupt.until_cancelled() => None,
+            answered = &mut waiting => Some(answered),
+            _ = tokio::time::sleep_until(deadline.into()) => None,
+        };
+        self.clock.end_wait(began, false);
+        match answered {
+            Some(answered) => {
+                self.file_replies(answered);
+                Batch::Ran
+            }
+            None if self.interrupt.fired() => Batch::Ran,
+            None => Batch::Ended(Ended::TimedOut),
+        }
+    }
+
+    /// Files a batch's replies, in call order: see [`Session::run_batch`].
+    fn file_replies(&mut self, replies: Vec<(u32, Reply)>) {
+        let last = replies.len().saturating_sub(1);
+        let mut at_once = Vec::new();
+        for (index, (id, reply)) in replies.into_iter().enumerate() {
+            match reply {
+                Reply::Now(envelope) => at_once.push((index == last, Answer::Tool(id, envelope))),
+                Reply::After(delay, envelope) => {
+                    self.host.borrow_mut().timers.add_answer(id, delay);
+                    self.held.insert(id, envelope);
+                }
+                Reply::Later(future) => self.spawn_late(id, future),
+            }
+        }
+        if let Some(position) = at_once.iter().position(|(is_last, _)| *is_last) {
+            let last = at_once.remove(position);
+            at_once.insert(0, last);
+        }
+        self.ready
+            .extend(at_once.into_iter().map(|(_, answer)| answer));
+    }
+
+    /// Hands one call to the dispatch: its reply when it is there at once, or the future
+    /// that brings it.
+    fn reply(&mut self, call: ToolCall) -> Result<Reply, BoxFuture<'static, Reply>> {
+        let Some(dispatch) = &self.dispatch else {
+            return Ok(Reply::Now(Envelope::Error(texts::tool_not_found(
+                &call.tool,
+            ))));
+        };
+        // The dispatch, and the first poll of its answer, run here in the caller's
+        // runtime's context: a tool that answers at once answers without a task of its
+        // own (a hand-off to another thread and back, which costs more than a quick
+        // tool); one that does not is spawned on the caller's runtime, as every call is.
+        let entered = self.spawner.as_ref().map(Handle::enter);
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut future = dispatch.reply(call);
+            match future
+                .as_mut()
+                .poll(&mut std::task::Context::from_waker(Waker::noop()))
+            {
+                Poll::Ready(reply) => Ok(reply),
+                Poll::Pending => Err(future),
+            }
+        }));
+        drop(entered);
+        polled.unwrap_or_else(|_| {
+            Ok(Reply::Now(Envelope::Error(
+                "The tool call failed: its dispatch panicked".into(),
+            )))
+        })
+    }
+
+    /// Runs a call whose answer is not there yet on the caller's runtime; its answer
+    /// arrives later, stamped with when it was there.
+    fn spawn_late(&mut self, id: u32, future: BoxFuture<'static, Envelope>) {
+        let timed = async move { (future.await, Instant::now()) };
+        let handle = match &self.spawner {
+            Some(spawner) => spawner.spawn(timed),
+            None => tokio::spawn(timed),
+        };
+        self.aborts.push(handle.abort_handle());
+        self.inflight.push(Box::pin(async move {
+            let (envelope, at) = handle.await.unwrap_or_else(|e| {
+                (
+                    Envelope::Error(format!("The tool call failed: {e}")),
+                    Instant::now(),
+                )
+            });
+            (Answer::Tool(id, envelope), at)
+        }));
     }
 
     /// Hands the outbound requests the sandbox made since the last look to the handler, and
@@ -497,17 +676,21 @@ impl Session {
         };
         for (id, request) in fetches {
             let future = handler.fetch(request);
+            let timed = async move { (future.await, Instant::now()) };
             let handle = match &self.spawner {
-                Some(spawner) => spawner.spawn(future),
-                None => tokio::spawn(future),
+                Some(spawner) => spawner.spawn(timed),
+                None => tokio::spawn(timed),
             };
             self.aborts.push(handle.abort_handle());
             self.fetch_aborts.insert(id, handle.abort_handle());
             self.inflight.push(Box::pin(async move {
-                let reply = handle
-                    .await
-                    .unwrap_or_else(|e| Err(format!("The outbound request failed: {e}")));
-                Answer::Fetch(id, reply)
+                let (reply, at) = handle.await.unwrap_or_else(|e| {
+                    (
+                        Err(format!("The outbound request failed: {e}")),
+                        Instant::now(),
+                    )
+                });
+                (Answer::Fetch(id, reply), at)
             }));
         }
     }

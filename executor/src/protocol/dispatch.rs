@@ -1,8 +1,13 @@
-//! The dispatch callback: how a sandbox's tool call reaches the host, and the envelope it
-//! gets back.
+//! The dispatch callback: how a sandbox's tool call reaches the host, the envelope it gets
+//! back, and the [`Reply`] that says when the envelope is there (at once, as a host timer, or
+//! later), which the executor's event loop orders answers by.
 
+use std::cell::Cell;
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use super::{CodecError, JsValue, decode_codec_json, encode_codec_json};
 
@@ -83,4 +88,119 @@ pub trait Dispatch: Send + Sync {
     /// Answers one call. The future may outlive the run; the executor then drops it or lets
     /// it finish, but never delivers its answer to a later run.
     fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope>;
+
+    /// Answers one call with its [`Reply`], resolving as soon as the host has entered the
+    /// call (the executor waits for the replies of a batch before it delivers any answer).
+    /// By default: [`Reply::first_poll`] of [`dispatch`](Dispatch::dispatch), at once.
+    fn reply(&self, call: ToolCall) -> BoxFuture<'static, Reply> {
+        let reply = Reply::first_poll(|| self.dispatch(call));
+        Box::pin(std::future::ready(reply))
+    }
+}
+
+/// When a host call's answer is there, as the executor's event loop orders answers (see
+/// `docs/event-loop.md`).
+pub enum Reply {
+    /// There when the call arrived: delivered with the calls answered with it (its batch),
+    /// before any timer.
+    Now(Envelope),
+    /// There when the call arrived, and due this long after the call: a host timer, ordered
+    /// with the sandbox's timers by deadline (the loop's clock when the call was made, plus
+    /// the delay in whole milliseconds), then by the order timers were set.
+    After(Duration, Envelope),
+    /// Not there yet: delivered when the future resolves, in the order answers arrive.
+    Later(BoxFuture<'static, Envelope>),
+}
+
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Now(envelope) => f.debug_tuple("Now").field(envelope).finish(),
+            Reply::After(delay, envelope) => {
+                f.debug_tuple("After").field(delay).field(envelope).finish()
+            }
+            Reply::Later(_) => f.write_str("Later(<future>)"),
+        }
+    }
+}
+
+thread_local! {
+    /// Inside [`Reply::first_poll`]: the delay a host declared with [`answer_after`], if any.
+    /// Outside: `None`.
+    static DECLARED_DELAY: Cell<Option<Option<Duration>>> = const { Cell::new(None) };
+}
+
+/// Declares, from a host tool while its answer is first polled, that the answer is due
+/// `delay` after the call: a host timer, as a host's `setTimeout` around its answer is. The
+/// tool then answers at once, and the executor holds the answer until the delay has passed
+/// on its loop's clock, ordered with the sandbox's timers. `false` when no executor is
+/// listening (outside a first poll): the tool should then wait the delay itself.
+pub fn answer_after(delay: Duration) -> bool {
+    DECLARED_DELAY.with(|declared| match declared.get() {
+        Some(_) => {
+            declared.set(Some(Some(delay)));
+            true
+        }
+        None => false,
+    })
+}
+
+impl Reply {
+    /// Makes the host's answer and polls it once, in place: ready, it is [`Reply::Now`], or
+    /// [`Reply::After`] when the host declared a delay with [`answer_after`] meanwhile;
+    /// otherwise [`Reply::Later`] with the future (a declared delay is then ignored). A
+    /// panic while making or polling it answers an error envelope saying so.
+    pub fn first_poll(make: impl FnOnce() -> BoxFuture<'static, Envelope>) -> Reply {
+        let outer = DECLARED_DELAY.with(|declared| declared.replace(Some(None)));
+        let polled = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut future = make();
+            match future
+                .as_mut()
+                .poll(&mut Context::from_waker(Waker::noop()))
+            {
+                Poll::Ready(envelope) => Ok(envelope),
+                Poll::Pending => Err(future),
+            }
+        }));
+        let declared = DECLARED_DELAY
+            .with(|declared| declared.replace(outer))
+            .flatten();
+        match polled {
+            Ok(Ok(envelope)) => match declared {
+                Some(delay) => Reply::After(delay, envelope),
+                None => Reply::Now(envelope),
+            },
+            Ok(Err(future)) => Reply::Later(future),
+            Err(_) => Reply::Now(Envelope::Error(
+                "The tool call failed: its dispatch panicked".into(),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_poll_tells_now_after_and_later_apart() {
+        let now = Reply::first_poll(|| Box::pin(async { Envelope::Error("x".into()) }));
+        assert!(matches!(now, Reply::Now(Envelope::Error(text)) if text == "x"));
+        let after = Reply::first_poll(|| {
+            Box::pin(async {
+                assert!(answer_after(Duration::from_millis(30)));
+                Envelope::Result(JsValue::Number(1.0))
+            })
+        });
+        assert!(
+            matches!(after, Reply::After(delay, _) if delay == Duration::from_millis(30)),
+            "{after:?}"
+        );
+        let later = Reply::first_poll(|| Box::pin(std::future::pending()));
+        assert!(matches!(later, Reply::Later(_)));
+        assert!(
+            !answer_after(Duration::from_millis(1)),
+            "no executor listens here"
+        );
+    }
 }

@@ -18,7 +18,7 @@ mod value;
 
 pub use codec::{CodecError, decode_codec_json, encode_codec_json};
 pub use convert::{from_js_value, to_js_value};
-pub use dispatch::{BoxFuture, Dispatch, Envelope, ToolCall};
+pub use dispatch::{BoxFuture, Dispatch, Envelope, Reply, ToolCall, answer_after};
 pub use imports::separate_imports;
 pub use js_string::{JsString, lone_surrogates_as_text};
 pub use outbound::{

@@ -19,7 +19,9 @@ use super::outbound::OutboundTarget;
 use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
-use crate::protocol::{BoxFuture, Dispatch, ExecuteRequest, Executor, Outbound, Outcome, ToolCall};
+use crate::protocol::{
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, Reply, ToolCall,
+};
 
 /// How a [`RemoteExecutor`] connects, and reconnects.
 #[derive(Debug, Clone)]
@@ -387,7 +389,10 @@ impl Executor for RemoteExecutor {
             Some(Outbound::Host(handler)) => OutboundTarget::stub(handler.clone()),
             _ => WireValue::Null,
         };
-        let args = vec![contract::request_to_wire(&request), dispatch, outbound];
+        // The dispatch gives prompt replies (see `DispatchTarget`), so that the daemon delivers
+        // answers in the order the host gives them in process.
+        let wire = contract::with_prompt_replies(contract::request_to_wire(&request));
+        let args = vec![wire, dispatch, outbound];
         live.start();
         let answer = live.session.call_main("execute", args).await;
         live.settle();
@@ -429,7 +434,9 @@ impl Drop for RemoteExecutor {
 }
 
 /// The host's dispatch, exported to the daemon as a function `(provider, tool, argsJson)`
-/// answering the envelope JSON.
+/// answering the envelope JSON; called with the fourth argument `"prompt"` (the request
+/// asked for [`contract::PROMPT_REPLIES`]), it answers as soon as the host has entered the
+/// call: the envelope, `{envelope, afterMs}`, or a function that answers it later.
 struct DispatchTarget {
     dispatch: Arc<dyn Dispatch>,
 }
@@ -440,40 +447,113 @@ impl Target for DispatchTarget {
         path: Vec<String>,
         args: Vec<WireValue>,
     ) -> BoxFuture<'static, Result<WireValue, WireValue>> {
-        let call = match (path.is_empty(), args.as_slice()) {
+        let (call, prompt) = match (path.is_empty(), args.as_slice()) {
             (
                 true,
                 [
                     WireValue::String(provider),
                     WireValue::String(tool),
                     WireValue::String(args_json),
+                    rest @ ..,
                 ],
-            ) => ToolCall {
-                provider: provider.clone(),
-                tool: tool.clone(),
-                args_json: args_json.clone(),
-            },
+            ) if rest.len() <= 1 => (
+                ToolCall {
+                    provider: provider.clone(),
+                    tool: tool.clone(),
+                    args_json: args_json.clone(),
+                },
+                rest.first().and_then(WireValue::as_str) == Some(contract::PROMPT_MARK),
+            ),
             _ => {
                 return Box::pin(async {
                     Err::<WireValue, _>(WireValue::error(
                         "TypeError",
-                        "The dispatch function takes (provider, tool, argsJson), three strings.",
+                        "The dispatch function takes (provider, tool, argsJson), three strings, and optionally the mark \"prompt\".",
                     ))
                 });
             }
         };
-        let future = self.dispatch.dispatch(call);
+        // The host enters the call here, on the session's read task, so concurrent calls
+        // reach the host in the order they arrived; a panicking host function is contained.
+        let reply = self.dispatch.reply(call);
         Box::pin(async move {
-            // Polled here rather than spawned, so concurrent calls reach the host in the
-            // order they arrived; a panicking host function is still contained.
-            use futures::FutureExt;
-            let envelope = std::panic::AssertUnwindSafe(future)
+            let reply = std::panic::AssertUnwindSafe(reply)
                 .catch_unwind()
                 .await
                 .unwrap_or_else(|_| {
-                    crate::protocol::Envelope::Error("The tool call failed: it panicked".into())
+                    Reply::Now(Envelope::Error("The tool call failed: it panicked".into()))
                 });
-            Ok::<_, WireValue>(WireValue::String(envelope.to_json()))
+            Ok::<_, WireValue>(match (reply, prompt) {
+                (Reply::Now(envelope), _) => WireValue::String(envelope.to_json()),
+                (Reply::After(delay, envelope), true) => WireValue::Object(vec![
+                    ("envelope".into(), WireValue::String(envelope.to_json())),
+                    (
+                        "afterMs".into(),
+                        WireValue::Number(delay.as_millis() as f64),
+                    ),
+                ]),
+                (Reply::After(delay, envelope), false) => {
+                    // A server that did not ask for prompt replies: the host's delay is
+                    // waited here, as the host would have.
+                    tokio::time::sleep(delay).await;
+                    WireValue::String(envelope.to_json())
+                }
+                (Reply::Later(answer), true) => {
+                    // Running now, so that the answer is on its way before the daemon asks.
+                    let running = tokio::spawn(std::panic::AssertUnwindSafe(answer).catch_unwind());
+                    WireValue::Stub(Stub::Local(Arc::new(LateAnswer {
+                        running: Mutex::new(Some(running)),
+                    })))
+                }
+                (Reply::Later(answer), false) => {
+                    let envelope = std::panic::AssertUnwindSafe(answer)
+                        .catch_unwind()
+                        .await
+                        .unwrap_or_else(|_| {
+                            Envelope::Error("The tool call failed: it panicked".into())
+                        });
+                    WireValue::String(envelope.to_json())
+                }
+            })
         })
+    }
+}
+
+/// A prompt reply's later answer: the function the daemon calls (once, without arguments)
+/// for the envelope JSON of a call whose answer was not there when it arrived.
+struct LateAnswer {
+    running: Mutex<Option<tokio::task::JoinHandle<std::thread::Result<Envelope>>>>,
+}
+
+impl Target for LateAnswer {
+    fn call(
+        &self,
+        _path: Vec<String>,
+        _args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, WireValue>> {
+        let running = self.running.lock().unwrap().take();
+        Box::pin(async move {
+            let Some(running) = running else {
+                return Err(WireValue::error(
+                    "Error",
+                    "This call's answer was already taken; a later answer is taken once.",
+                ));
+            };
+            let envelope = match running.await {
+                Ok(Ok(envelope)) => envelope,
+                Ok(Err(_)) => Envelope::Error("The tool call failed: it panicked".into()),
+                Err(e) => Envelope::Error(format!("The tool call failed: {e}")),
+            };
+            Ok(WireValue::String(envelope.to_json()))
+        })
+    }
+}
+
+impl Drop for LateAnswer {
+    fn drop(&mut self) {
+        // Released without being asked (the run ended): the host's work stops.
+        if let Some(running) = self.running.lock().unwrap().take() {
+            running.abort();
+        }
     }
 }

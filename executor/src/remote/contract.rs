@@ -66,6 +66,38 @@ fn object(entries: Vec<(&str, WireValue)>) -> WireValue {
     )
 }
 
+/// The request field by which a client says its dispatch gives prompt replies: every call
+/// is answered as soon as the host has entered it, with the envelope, the envelope and its
+/// host delay, or a function that answers it later (`docs/remote-protocol.md`, "Prompt
+/// replies"). The daemon then marks each dispatch call with [`PROMPT_MARK`] as a fourth
+/// argument, so that a client answers promptly only to a daemon that asked.
+pub const PROMPT_REPLIES: &str = "promptReplies";
+
+/// The fourth argument of a dispatch call whose reply may be prompt.
+pub const PROMPT_MARK: &str = "prompt";
+
+/// `request` with [`PROMPT_REPLIES`] set.
+pub fn with_prompt_replies(request: WireValue) -> WireValue {
+    match request {
+        WireValue::Object(mut entries) => {
+            entries.push((PROMPT_REPLIES.to_string(), WireValue::Bool(true)));
+            WireValue::Object(entries)
+        }
+        other => other,
+    }
+}
+
+/// Whether the request object asks for prompt replies (the field checked by
+/// [`request_from_wire`]).
+pub fn asks_prompt_replies(request: &WireValue) -> bool {
+    match request {
+        WireValue::Object(entries) => entries
+            .iter()
+            .any(|(key, value)| key == PROMPT_REPLIES && *value == WireValue::Bool(true)),
+        _ => false,
+    }
+}
+
 /// The request object: only the fields the caller set cross; `timeout: null` is the
 /// daemon's maximum bound.
 pub fn request_to_wire(request: &ExecuteRequest) -> WireValue {
@@ -173,6 +205,9 @@ pub fn request_from_wire(value: &WireValue) -> Result<ExecuteRequest, Error> {
                 }
             }
             "countHostWaits" => request.count_host_waits = bool_field(field, "countHostWaits")?,
+            PROMPT_REPLIES => {
+                bool_field(field, PROMPT_REPLIES)?;
+            }
             "modules" => match field {
                 WireValue::Undefined | WireValue::Null => {}
                 WireValue::Object(modules) => {

@@ -21,7 +21,7 @@ use super::wire::{CallError, RemoteStub, Session, SessionOptions, Stub, Target, 
 use crate::Error;
 use crate::error::codes;
 use crate::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, ToolCall,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, Reply, ToolCall,
 };
 
 /// How an [`ExecutorServer`] is bounded and how it shares its executor.
@@ -614,6 +614,7 @@ async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<Wire
     args.resize(3, WireValue::Undefined);
     let outbound_fn = args.pop().expect("three arguments");
     let dispatch = args.pop().expect("three arguments");
+    let prompt = contract::asks_prompt_replies(&args[0]);
     let parsed = parse(&args[0], dispatch, outbound_fn);
     let (mut request, stub, outbound_stub) = match parsed {
         Ok(parsed) => parsed,
@@ -665,7 +666,7 @@ async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<Wire
     record.phase = Phase::Running;
     request.dispatch = stub
         .clone()
-        .map(|stub| Arc::new(RemoteDispatch { stub }) as Arc<dyn Dispatch>);
+        .map(|stub| Arc::new(RemoteDispatch { stub, prompt }) as Arc<dyn Dispatch>);
     let outcome = server.executor.execute(request).await;
     // As a Cap'n Web server does when a method returns: the stubs it received are released.
     // (Dropped before it returns, the future drops them too, which releases them.)
@@ -739,6 +740,56 @@ fn release(stub: &Option<RemoteStub>) {
 /// The host's dispatch function, called back over the socket.
 struct RemoteDispatch {
     stub: RemoteStub,
+    /// The client gives prompt replies ([`contract::PROMPT_REPLIES`]).
+    prompt: bool,
+}
+
+/// The envelope a dispatch answered (a JSON string), or an error envelope saying what came
+/// instead.
+fn envelope_answer(answer: Result<WireValue, CallError>) -> Envelope {
+    match answer {
+        Ok(WireValue::String(json)) => {
+            Envelope::from_json(&json).unwrap_or_else(|e| Envelope::Error(e.0))
+        }
+        Ok(other) => Envelope::Error(format!(
+            "The host's dispatch answered {}, not an envelope JSON string.",
+            other.describe()
+        )),
+        Err(CallError::Rejected(WireValue::Error { message, .. })) => Envelope::Error(message),
+        Err(CallError::Rejected(other)) => Envelope::Error(other.describe()),
+        Err(CallError::Broken(reason)) => {
+            Envelope::Error(format!("The tool call failed: {reason}"))
+        }
+    }
+}
+
+/// A prompt reply, read: an envelope string (there at once), `{envelope, afterMs}` (there at
+/// once, due `afterMs` after the call), or a function answering the envelope later.
+fn prompt_reply(answer: Result<WireValue, CallError>) -> Reply {
+    match answer {
+        Ok(WireValue::Stub(Stub::Remote(later))) => Reply::Later(Box::pin(async move {
+            let answer = later.call_now(Vec::new()).await;
+            later.dispose();
+            envelope_answer(answer)
+        })),
+        Ok(WireValue::Object(entries)) => {
+            let field = |key: &str| entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            match (field("envelope"), field("afterMs")) {
+                (Some(WireValue::String(json)), Some(WireValue::Number(ms)))
+                    if ms.is_finite() && *ms >= 0.0 =>
+                {
+                    let envelope =
+                        Envelope::from_json(json).unwrap_or_else(|e| Envelope::Error(e.0));
+                    Reply::After(Duration::from_millis(ms.min(1e12) as u64), envelope)
+                }
+                _ => Reply::Now(Envelope::Error(
+                    "The host's dispatch answered an object that is not {envelope: string, afterMs: number of milliseconds}."
+                        .into(),
+                )),
+            }
+        }
+        other => Reply::Now(envelope_answer(other)),
+    }
 }
 
 impl Dispatch for RemoteDispatch {
@@ -750,23 +801,20 @@ impl Dispatch for RemoteDispatch {
             WireValue::String(call.tool),
             WireValue::String(call.args_json),
         ]);
-        Box::pin(async move {
-            match answer.await {
-                Ok(WireValue::String(json)) => {
-                    Envelope::from_json(&json).unwrap_or_else(|e| Envelope::Error(e.0))
-                }
-                Ok(other) => Envelope::Error(format!(
-                    "The host's dispatch answered {}, not an envelope JSON string.",
-                    other.describe()
-                )),
-                Err(CallError::Rejected(WireValue::Error { message, .. })) => {
-                    Envelope::Error(message)
-                }
-                Err(CallError::Rejected(other)) => Envelope::Error(other.describe()),
-                Err(CallError::Broken(reason)) => {
-                    Envelope::Error(format!("The tool call failed: {reason}"))
-                }
-            }
-        })
+        Box::pin(async move { envelope_answer(answer.await) })
+    }
+
+    fn reply(&self, call: ToolCall) -> BoxFuture<'static, Reply> {
+        if !self.prompt {
+            // A client that answers when its tool is done: every answer arrives late.
+            return Box::pin(std::future::ready(Reply::Later(self.dispatch(call))));
+        }
+        let answer = self.stub.call_now(vec![
+            WireValue::String(call.provider),
+            WireValue::String(call.tool),
+            WireValue::String(call.args_json),
+            WireValue::string(contract::PROMPT_MARK),
+        ]);
+        Box::pin(async move { prompt_reply(answer.await) })
     }
 }

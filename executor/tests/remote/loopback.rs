@@ -17,7 +17,9 @@ use codemode_executor::dialect::{
     CodemodeExecutor, ExecuteOptions, ExecuteResult, Provider, Thrown, ToolFn, Tools,
 };
 use codemode_executor::isolate::{IsolateExecutor, IsolateOptions};
-use codemode_executor::protocol::{BoxFuture, ExecuteRequest, Executor, JsValue, Timeout};
+use codemode_executor::protocol::{
+    BoxFuture, ExecuteRequest, Executor, JsValue, Timeout, answer_after,
+};
 use codemode_executor::remote::wire::{Session, SessionOptions, Target, WireValue};
 use codemode_executor::remote::{
     ConnectOptions, ExecutorServer, RemoteExecutor, ServerOptions, ServerStats,
@@ -201,6 +203,65 @@ async fn the_dialect_answers_the_same_over_the_remote_executor_as_in_process() {
             same(&got, &expected),
             "{code}\nremote: {got:?}\nlocal:  {expected:?}"
         );
+    }
+    remote.dispose().await;
+    daemon.stop().await;
+}
+
+/// Tools answered three ways: at once, at once with a declared host delay of 30 ms, and
+/// after 150 ms of real waiting.
+fn timed_tools() -> Tools {
+    let first = |args: Vec<JsValue>| args.into_iter().next().unwrap_or(JsValue::Undefined);
+    let mut provider = Provider::new("api");
+    let now: ToolFn = Arc::new(move |args| Box::pin(async move { Ok(first(args)) }));
+    let after: ToolFn = Arc::new(move |args| {
+        Box::pin(async move {
+            if !answer_after(Duration::from_millis(30)) {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+            Ok(first(args))
+        })
+    });
+    let later: ToolFn = Arc::new(move |args| {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            Ok(first(args))
+        })
+    });
+    provider.fns = vec![
+        ("now".into(), now),
+        ("after".into(), after),
+        ("later".into(), later),
+    ];
+    Tools::Providers(vec![provider])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompt_replies_keep_the_in_process_order_behind_the_daemon() {
+    // The batch's last call first, then the other immediate one; the sandbox's 10 ms timer,
+    // the host's 30 ms timer, the 50 ms timer, then the answer that came late.
+    let code = "async () => { const o = []; const t = (ms, v) => new Promise(r => setTimeout(() => r(v), ms)); \
+        await Promise.all([api.after('a'), api.now('b'), api.later('c'), api.now('d'), t(10, 't10'), t(50, 't50')].map(p => p.then(v => o.push(v)))); return o }";
+    let expected = JsValue::Array(
+        ["d", "b", "t10", "a", "t50", "c"]
+            .into_iter()
+            .map(|s| JsValue::String(s.into()))
+            .collect(),
+    );
+    let daemon = Daemon::start(quiet()).await;
+    let local = CodemodeExecutor::new(isolate());
+    let remote = CodemodeExecutor::new(connect(&daemon.url(), ConnectOptions::default()).await);
+    for _ in 0..5 {
+        let answer = local
+            .execute(code, timed_tools(), ExecuteOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(answer.result, expected, "in process: {answer:?}");
+        let answer = remote
+            .execute(code, timed_tools(), ExecuteOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(answer.result, expected, "remote: {answer:?}");
     }
     remote.dispose().await;
     daemon.stop().await;

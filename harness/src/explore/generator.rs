@@ -65,6 +65,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "harness/generators/duration.yaml",
         include_str!("../../generators/duration.yaml"),
     ),
+    (
+        "event-loop",
+        "harness/generators/event-loop.yaml",
+        include_str!("../../generators/event-loop.yaml"),
+    ),
 ];
 
 /// A loaded, checked generator.
