@@ -21,6 +21,7 @@ pub mod surface;
 pub mod test262;
 pub mod tools;
 pub mod transitions;
+pub mod usage;
 pub mod wpt;
 
 pub use error::{Error, Result};

@@ -135,29 +135,38 @@ pub fn assemble(
     value
 }
 
-/// Normalizes the reference worker's answer (`{"outcome": {...}, "threw"?: "..."}`).
-pub fn from_reference(response: &Value) -> Result<Value, String> {
-    let outcome = response
-        .get("outcome")
-        .and_then(Value::as_object)
-        .ok_or_else(|| format!("the reference worker answered without an outcome: {response}"))?;
-    let list = |key: &str| match outcome.get(key) {
-        Some(Value::Array(items)) => Ok(items.clone()),
+/// Normalizes the reference worker's answer (`{"outcome": {...}, "threw"?: "..."}`), taking
+/// its parts rather than copying them: a large answer is held once.
+pub fn from_reference(mut response: Value) -> Result<Value, String> {
+    if !response.get("outcome").is_some_and(Value::is_object) {
+        return Err(format!(
+            "the reference worker answered without an outcome: {response}"
+        ));
+    }
+    let threw = match response.get_mut("threw").map(Value::take) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text),
+        Some(other) => Some(other.to_string()),
+    };
+    let Some(Value::Object(mut outcome)) = response.get_mut("outcome").map(Value::take) else {
+        return Err(format!(
+            "the reference worker answered without an outcome: {response}"
+        ));
+    };
+    let mut list = |key: &str| match outcome.remove(key) {
+        Some(Value::Array(items)) => Ok(items),
         None => Ok(Vec::new()),
         Some(other) => Err(format!(
             "the reference worker's {key} is not a list: {other}"
         )),
     };
-    let threw = match response.get("threw") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => Some(other.to_string()),
-    };
+    let logs = list("logs")?;
+    let calls = list("calls")?;
     Ok(assemble(
-        outcome.get("result").cloned(),
-        outcome.get("error").cloned(),
-        list("logs")?,
-        list("calls")?,
+        outcome.remove("result"),
+        outcome.remove("error"),
+        logs,
+        calls,
         threw,
     ))
 }
@@ -237,7 +246,7 @@ mod tests {
     fn reference_answers_normalize() {
         let response = json!({"outcome": {"result": 2, "logs": []}, "elapsed_ms": 3});
         assert_eq!(
-            from_reference(&response).unwrap(),
+            from_reference(response.clone()).unwrap(),
             json!({"result": 2, "logs": [], "calls": []})
         );
     }

@@ -194,6 +194,13 @@ pub async fn run(
         reports_written.as_secs_f64(),
         began.elapsed().as_secs_f64()
     );
+    println!(
+        "{}",
+        codemode_compat::usage::line(
+            codemode_compat::usage::own(),
+            &codemode_compat::usage::stopped()
+        )
+    );
     Ok(if matrix.failed() {
         ExitCode::FAILURE
     } else {

@@ -210,11 +210,13 @@ pub fn group_alive(pgid: i32) -> bool {
     })
 }
 
-/// SIGTERM to the group, then SIGKILL if anything in it is still alive after `grace`.
+/// SIGTERM to the group, then SIGKILL if anything in it is still alive after `grace`; what
+/// the group used is added to the run's account first ([`crate::usage`]).
 pub fn stop_group(pgid: i32, grace: Duration) {
     if pgid <= 0 {
         return;
     }
+    crate::usage::record_group(pgid);
     // SAFETY: signalling our own process group, created by `process_group(0)`.
     unsafe { libc::kill(-pgid, libc::SIGTERM) };
     let deadline = Instant::now() + grace;

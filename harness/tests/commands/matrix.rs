@@ -1,6 +1,7 @@
 //! The `matrix` command as CI runs it, stderr not a terminal: a progress line (cells done per
 //! column) every `--progress-every` seconds while the cells run, the closing phase line with
-//! the time of each phase, and reports that name a case's file relative to the project root.
+//! the time of each phase, the `cpu:` line with the harness's own CPU and peak memory, and
+//! reports that name a case's file relative to the project root.
 
 use crate::support;
 
@@ -90,6 +91,18 @@ fn a_run_off_a_terminal_prints_progress_every_few_seconds_and_its_phases() {
     ] {
         assert!(phases.contains(phase), "{phase} missing: {phases}");
     }
+    // The cpu: line: the harness's CPU seconds and peak memory (no process started here).
+    let cpu = stdout
+        .lines()
+        .find(|l| l.starts_with("cpu: harness "))
+        .unwrap_or_else(|| panic!("no cpu line:\n{stdout}"));
+    let peak: u64 = cpu
+        .split_once("(peak ")
+        .and_then(|(_, rest)| rest.split_once(" MiB)"))
+        .and_then(|(mib, _)| mib.parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {cpu}"));
+    assert!((1..256).contains(&peak), "{cpu}");
+    assert!(cpu.contains(" · all "), "{cpu}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("results/matrix.json")).unwrap())
             .unwrap();

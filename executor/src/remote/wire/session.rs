@@ -606,6 +606,8 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
                 _ => unreachable!("matched above"),
             };
             let value = decode(&expr, tables).map_err(|e| e.0)?;
+            // The expression is not needed once decoded: a large answer is not held twice.
+            drop(expr);
             let result = if rejected {
                 Err(CallError::Rejected(value))
             } else {
@@ -836,6 +838,8 @@ fn complete(shared: &Arc<Shared>, id: i64, result: Result<WireValue, WireValue>)
         Err(value) => (true, strip_stubs(value)),
     };
     let expr = encode(&value, &mut state.tables);
+    // Encoded, the value is not needed: a large answer is not held three times over.
+    drop(value);
     if let Some(Export::Answer {
         pulled, settled, ..
     }) = state.tables.exports.get_mut(&id)

@@ -273,7 +273,7 @@ impl ReferenceSide {
             (self.send(&body, limit).await, epoch)
         };
         let failure = match first {
-            Ok(answer) => return outcome::from_reference(&answer),
+            Ok(answer) => return outcome::from_reference(answer),
             Err(failure) => failure,
         };
         if !self.crashed(epoch).await {
@@ -289,7 +289,7 @@ impl ReferenceSide {
         }
         let epoch = self.epoch();
         match self.send(&body, limit).await {
-            Ok(answer) => outcome::from_reference(&answer),
+            Ok(answer) => outcome::from_reference(answer),
             Err(again) if self.crashed(epoch).await => {
                 let after = match self.recover(epoch).await {
                     Ok(tail) => format!("wrangler's last output:\n{tail}"),
