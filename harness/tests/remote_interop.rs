@@ -210,12 +210,16 @@ fn our_remote_executor_drives_a_capnweb_server() {
 /// `NODE_EXTRA_CA_CERTS`, and runs a program that calls a tool.
 #[test]
 fn a_capnweb_client_drives_the_daemon_over_tls() {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
     runtime().block_on(async {
         let dir = std::env::temp_dir().join(format!("tls-interop-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
         ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        // Names of their own: a certificate whose issuer's name is its own reads as self-signed.
+        ca_params
+            .distinguished_name
+            .push(DnType::CommonName, "codemode test CA");
         let ca_key = KeyPair::generate().unwrap();
         let ca = ca_params.self_signed(&ca_key).unwrap();
         let key = KeyPair::generate().unwrap();
