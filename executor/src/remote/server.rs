@@ -391,6 +391,12 @@ impl ExecutorServer {
             }
         })
         .await;
+        if drained.is_ok() {
+            // The last runs have answered, but their answers may not be on their sockets yet
+            // (a session sends a call's answer after its future completes): a moment for them
+            // before every connection closes.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         if drained.is_err() && inner.options.log {
             tracing::warn!(
                 in_flight = inner.in_flight.load(Ordering::SeqCst),
