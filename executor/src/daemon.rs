@@ -3,11 +3,15 @@
 //! flags and [`run`] serves until SIGTERM or SIGINT; the binary and any other executable that
 //! serves the daemon (the harness's remote column) share this one code path.
 //!
-//! When it is ready it prints exactly one line to stdout,
-//! `codemode-executor listening on ws://HOST:PORT`, and logs one line per connection and per
-//! refusal on stderr. Beyond loopback it refuses to start without a token (unless told
-//! `--insecure-no-token`). SIGTERM (or SIGINT): stop accepting, let in-flight runs finish within
-//! the grace period, exit 0.
+//! When it is ready it prints one line to stdout,
+//! `codemode-executor listening on ws://HOST:PORT` (`wss://` with `--tls-cert` and
+//! `--tls-key`), then with `--admin-listen` a second,
+//! `codemode-executor admin on http://HOST:PORT` (the [`admin`] endpoint: health, readiness,
+//! metrics). It logs through `tracing` on stderr (`--log-format text|json`, the level from
+//! `RUST_LOG`, `info` by default): one event per connection and per refusal, one per execution
+//! at `debug`. Beyond loopback it refuses to start without a token (unless told
+//! `--insecure-no-token`). SIGTERM (or SIGINT): stop accepting (`/readyz` answers 503), let
+//! in-flight runs finish within the grace period, exit 0.
 //!
 //! This module sits above both `isolate` and `remote`, so `remote` keeps knowing the executor
 //! it serves only as an `Executor`.
@@ -16,10 +20,22 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::isolate::{IsolateExecutor, IsolateOptions};
 use crate::remote::{ExecutorServer, ServerOptions, exposure_refusal};
+
+pub mod admin;
+
+/// How log events are written on stderr.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
 
 /// The daemon's flags.
 #[derive(clap::Args, Debug)]
@@ -56,6 +72,22 @@ pub struct ServeArgs {
     /// How long in-flight runs may finish after SIGTERM, in milliseconds.
     #[arg(long)]
     grace_ms: Option<u64>,
+    /// A PEM file holding the daemon's TLS certificate chain (its own certificate first):
+    /// with `--tls-key`, the daemon speaks `wss://` only. Read at start: a new certificate
+    /// takes a restart.
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// A PEM file holding the private key of `--tls-cert` (PKCS #8, PKCS #1 or SEC1).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// An address for the admin endpoint (`/healthz`, `/readyz`, `/metrics`, plain HTTP);
+    /// none by default. Keep it off the public network: it needs no token.
+    #[arg(long)]
+    admin_listen: Option<SocketAddr>,
+    /// How log events are written on stderr; the level comes from `RUST_LOG` (default `info`;
+    /// `debug` adds one event per execution).
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
 }
 
 /// Serves until SIGTERM or SIGINT on a runtime of its own; a failure is printed to stderr after
@@ -80,9 +112,24 @@ pub fn run(args: ServeArgs, program: &str) -> ExitCode {
     }
 }
 
+/// Log events go to stderr in `format`, at the level `RUST_LOG` names (`info` by default).
+fn start_logging(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second daemon in one process (a test) keeps the first's subscriber.
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
 async fn serve(args: ServeArgs, program: &str) -> Result<(), String> {
     // Registered before anything slow, so a SIGTERM during startup is a graceful stop too.
     let shutdown = shutdown_signal()?;
+    start_logging(args.log_format);
     let mut options = ServerOptions::default();
     if let Some(path) = &args.token_file {
         let text = std::fs::read_to_string(path)
@@ -122,6 +169,10 @@ async fn serve(args: ServeArgs, program: &str) -> Result<(), String> {
     if let Some(ms) = args.grace_ms {
         options.grace_period = Duration::from_millis(ms);
     }
+    if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
+        options.tls = Some(crate::remote::tls::server_config(cert, key)?);
+    }
+    let scheme = if options.tls.is_some() { "wss" } else { "ws" };
     let mut isolate = IsolateOptions::default();
     if let Some(n) = args.pool {
         if n == 0 {
@@ -132,21 +183,54 @@ async fn serve(args: ServeArgs, program: &str) -> Result<(), String> {
     if let Some(bytes) = args.memory_limit {
         isolate.memory_limit_bytes = bytes;
     }
-    // Each run the server hands on has a worker: connections share the workers in turn.
+    // Every run the server accepts is queued in the pool at once, in its connection's share,
+    // and the pool serves the shares in turn: its queue holds what the daemon's bounds let in
+    // (and the runs being cancelled, for the few milliseconds that takes).
     options.max_running_executions = isolate.workers;
+    isolate.max_queued_runs = Some(
+        options
+            .max_queued_executions
+            .saturating_add(isolate.workers.saturating_mul(2)),
+    );
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("could not listen on {}: {e}", args.listen))?;
     let address = listener
         .local_addr()
         .map_err(|e| format!("the listening address is unknown: {e}"))?;
-    let server = ExecutorServer::new(IsolateExecutor::new(isolate), options);
+    let admin_listener = match args.admin_listen {
+        Some(admin) => Some(
+            tokio::net::TcpListener::bind(admin)
+                .await
+                .map_err(|e| format!("could not listen on {admin} for the admin endpoint: {e}"))?,
+        ),
+        None => None,
+    };
+    let executor = Arc::new(IsolateExecutor::new(isolate));
+    let server = Arc::new(ExecutorServer::new(executor.clone(), options));
+    let (stop_admin, admin_stopped) = tokio::sync::watch::channel(false);
+    let mut admin_address = None;
+    if let Some(admin_listener) = admin_listener {
+        admin_address = admin_listener.local_addr().ok();
+        let admin = Arc::new(admin::Admin {
+            server: server.clone(),
+            executor,
+        });
+        tokio::spawn(admin.serve(admin_listener, admin_stopped));
+    }
     {
         let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "codemode-executor listening on ws://{address}");
+        let _ = writeln!(
+            stdout,
+            "codemode-executor listening on {scheme}://{address}"
+        );
+        if let Some(admin) = admin_address {
+            let _ = writeln!(stdout, "codemode-executor admin on http://{admin}");
+        }
         let _ = stdout.flush();
     }
     server.serve(listener, shutdown).await;
+    let _ = stop_admin.send(true);
     Ok(())
 }
 

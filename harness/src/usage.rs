@@ -15,7 +15,9 @@ use indexmap::IndexMap;
 /// Processes of one name: how many, their CPU seconds in all, the largest peak of one.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Usage {
+    /// How many processes of this name were stopped.
     pub processes: usize,
+    /// Their user and system CPU time, added up, in seconds.
     pub cpu_seconds: f64,
     /// The largest resident high-water mark of one of them, in KiB.
     pub peak_kib: u64,

@@ -8,6 +8,7 @@
 //!
 //! Its modules (internal), each named after a concept:
 //! - `pool`: the worker threads and their queue;
+//! - `fair_queue`: the queue's order, fair across its callers' shares;
 //! - `sandbox`: a runtime and context with the scope installed, prepared ahead, imaged and
 //!   restored after each run;
 //! - `region`: a runtime's own reserved memory, its allocator inside, imaged and restored;
@@ -31,6 +32,7 @@ mod call_site;
 mod clone;
 mod compiled;
 mod failure;
+mod fair_queue;
 mod hook;
 mod host;
 mod memory;
@@ -48,7 +50,8 @@ mod web;
 use std::time::Duration;
 
 use crate::Error;
-use crate::protocol::{ExecuteRequest, Executor, Outcome, Timeout};
+use crate::protocol::{ExecuteRequest, Executor, Outcome, Share, Timeout};
+pub use pool::Occupancy;
 use pool::Pool;
 use run::RunLimits;
 
@@ -127,6 +130,11 @@ pub struct IsolateOptions {
     /// 2 ms look about one in two found its worker parked and woke it, on another core, and
     /// the bench counted a hundred times more thread migrations).
     pub idle_spin: Duration,
+    /// How many runs may wait for a worker; past it `execute` waits for a place in the queue
+    /// (first come, first served) before its run is queued. `None`: 64 per worker. The executor
+    /// daemon sets it past its own bound on queued runs, so that its connections' runs are
+    /// queued at once and served fairly ([`Executor::execute_in_share`]).
+    pub max_queued_runs: Option<usize>,
 }
 
 impl IsolateOptions {
@@ -178,6 +186,12 @@ impl IsolateOptions {
         self.idle_spin = spin;
         self
     }
+
+    /// Sets [`max_queued_runs`](IsolateOptions::max_queued_runs).
+    pub fn max_queued_runs(mut self, runs: usize) -> Self {
+        self.max_queued_runs = Some(runs);
+        self
+    }
 }
 
 impl Default for IsolateOptions {
@@ -193,6 +207,7 @@ impl Default for IsolateOptions {
             prepared_sandboxes: 4,
             restore_sandboxes: true,
             idle_spin: Duration::from_millis(5),
+            max_queued_runs: None,
         }
     }
 }
@@ -225,6 +240,9 @@ impl IsolateExecutor {
                 options.idle_spin,
                 sandbox::region_bytes(options.memory_limit_bytes),
                 options.restore_sandboxes,
+                options
+                    .max_queued_runs
+                    .unwrap_or(options.workers.max(1).saturating_mul(64)),
             ),
             options,
         }
@@ -252,10 +270,28 @@ impl Default for IsolateExecutor {
     }
 }
 
+impl IsolateExecutor {
+    /// How many workers run and how many runs wait, now.
+    pub fn occupancy(&self) -> Occupancy {
+        self.pool.occupancy()
+    }
+}
+
 impl Executor for IsolateExecutor {
     async fn execute(&self, request: ExecuteRequest) -> Result<Outcome, Error> {
         let limits = self.limits(&request);
-        self.pool.submit(request, limits).await
+        self.pool
+            .submit(request, limits, Share::new(pool::NO_SHARE))
+            .await
+    }
+
+    async fn execute_in_share(
+        &self,
+        request: ExecuteRequest,
+        share: Share,
+    ) -> Result<Outcome, Error> {
+        let limits = self.limits(&request);
+        self.pool.submit(request, limits, share).await
     }
 
     async fn dispose(&self) {

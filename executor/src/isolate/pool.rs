@@ -1,5 +1,8 @@
 //! The worker pool: a fixed number of threads, each with its own current-thread tokio
-//! runtime, taking runs from one bounded queue, one run at a time per worker.
+//! runtime, taking runs from one bounded queue, one run at a time per worker. The queue is
+//! fair across its callers' shares ([`super::fair_queue`]): a worker takes the next run of
+//! the share that runs the fewest, so the executor daemon's connections share the workers in
+//! turn with no second queue (and no hand-off between two) in front of this one.
 //!
 //! A worker answers a run before anything else. While no run is waiting it restores the
 //! sandbox of its last run from its image (see [`super::sandbox`]; about 16 µs) and, until
@@ -30,7 +33,7 @@
 //! while the other's stock could sit full.)
 //!
 //! A run belongs to its caller: when the `submit` future is dropped before the answer, a
-//! queued run is skipped and a running one is cancelled through its sandbox's interrupt (its
+//! queued run leaves the queue at once and a running one is cancelled through its sandbox's interrupt (its
 //! JavaScript stops at the interrupt handler's next check, an idle wait ends at once, its
 //! tool calls and outbound requests in flight are aborted), so a caller that goes away takes
 //! its work with it instead of leaving it on a worker until its bound.
@@ -43,9 +46,8 @@
 //! later are at most as many as its stock and hold at most [`USED_BYTES`] together (a used
 //! sandbox past that is restored right after its answer, which gives its memory back).
 
-use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -54,10 +56,11 @@ use tokio::runtime::Handle;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use super::bounds::Interrupt;
+use super::fair_queue::FairQueue;
 use super::run::{Remains, RunLimits, run};
 use super::sandbox::{Preparation, Sandbox};
 use crate::Error;
-use crate::protocol::{ExecuteRequest, Outcome};
+use crate::protocol::{ExecuteRequest, Outcome, Share};
 
 /// How long a worker that has just answered looks for its caller's next run before it
 /// restores and prepares sandboxes (when no other worker works): a caller running programs back to
@@ -78,9 +81,14 @@ pub(super) struct Job {
     pub reply: oneshot::Sender<Result<Outcome, Error>>,
     /// Whether the caller still waits, and the run's interrupt while it runs.
     abandon: Arc<Abandon>,
+    /// The caller's share (see [`FairQueue`]), marked started when a worker takes the run.
+    share: Share,
     /// The run's place in the bounded queue, given back when the run ends.
     _slot: OwnedSemaphorePermit,
 }
+
+/// The share key of runs submitted without one.
+pub(super) const NO_SHARE: u64 = u64::MAX;
 
 /// A run's link to its caller: a caller that stops waiting (its `submit` future dropped)
 /// abandons the run; a queued run is then skipped, and a running one is cancelled through
@@ -128,15 +136,43 @@ impl Abandon {
     }
 }
 
-/// Abandons its run when dropped before the run answered (its caller's future was dropped).
-struct AbandonOnDrop(Option<Arc<Abandon>>);
+/// Abandons its run when dropped before the run answered (its caller's future was dropped):
+/// a queued run leaves the queue, a running one is cancelled.
+struct AbandonOnDrop {
+    abandon: Option<Arc<Abandon>>,
+    shared: Arc<Shared>,
+    share: u64,
+    ticket: u64,
+}
 
 impl Drop for AbandonOnDrop {
     fn drop(&mut self) {
-        if let Some(abandon) = self.0.take() {
-            abandon.abandon();
+        let Some(abandon) = self.abandon.take() else {
+            return;
+        };
+        abandon.abandon();
+        let left = match self.shared.state.lock() {
+            Ok(mut state) => state.queue.remove(self.share, self.ticket),
+            Err(_) => None,
+        };
+        if left.is_some() {
+            self.shared.waiting.fetch_sub(1, Ordering::Release);
         }
+        // The run (its request, its stubs, its place in the queue) drops here, unlocked.
+        drop(left);
     }
+}
+
+/// How busy the pool is ([`super::IsolateExecutor::occupancy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Occupancy {
+    /// Worker threads.
+    pub workers: usize,
+    /// Runs the workers run now.
+    pub running: usize,
+    /// Runs waiting for a worker.
+    pub queued: usize,
 }
 
 /// The pool's handle.
@@ -163,10 +199,14 @@ struct Shared {
     slots: Arc<Semaphore>,
     /// How long an idle worker looks for a run before it parks.
     idle_spin: Duration,
+    /// Names each queued run, for its removal.
+    next_ticket: AtomicU64,
 }
 
 struct State {
-    queue: VecDeque<Job>,
+    queue: FairQueue<Job>,
+    /// Runs the workers run now.
+    running: usize,
     closed: bool,
     /// Workers parked on `arrived`.
     parked: usize,
@@ -186,7 +226,7 @@ enum Taken {
 impl Pool {
     /// Starts `workers` threads (at least one), each with `stack_bytes` of stack and a stock
     /// of `prepared` sandboxes (at least one), whose idle workers look for a run for
-    /// `idle_spin` before they park.
+    /// `idle_spin` before they park; at most `max_queued` runs wait (more wait to be queued).
     pub(super) fn start(
         workers: usize,
         stack_bytes: usize,
@@ -194,9 +234,10 @@ impl Pool {
         idle_spin: Duration,
         region_bytes: usize,
         restore: bool,
+        max_queued: usize,
     ) -> Pool {
         let workers = workers.max(1);
-        let shared = Arc::new(Shared::new(workers, idle_spin));
+        let shared = Arc::new(Shared::new(workers, idle_spin, max_queued));
         for index in 0..workers {
             let theirs = shared.clone();
             let spawned = std::thread::Builder::new()
@@ -213,11 +254,12 @@ impl Pool {
         Pool { shared }
     }
 
-    /// Queues a run and waits for its outcome.
+    /// Queues a run of `share` and waits for its outcome.
     pub(super) async fn submit(
         &self,
         request: ExecuteRequest,
         limits: RunLimits,
+        share: Share,
     ) -> Result<Outcome, Error> {
         let slot = self
             .shared
@@ -234,14 +276,35 @@ impl Pool {
             spawner: Handle::try_current().ok(),
             reply,
             abandon: abandon.clone(),
+            share,
             _slot: slot,
         };
-        self.shared.push(job)?;
-        let mut waiting = AbandonOnDrop(Some(abandon));
+        let key = job.share.key();
+        let ticket = self.shared.next_ticket.fetch_add(1, Ordering::Relaxed);
+        self.shared.push(job, ticket)?;
+        let mut waiting = AbandonOnDrop {
+            abandon: Some(abandon),
+            shared: self.shared.clone(),
+            share: key,
+            ticket,
+        };
         let answered = answer.await;
         // Answered: nothing to abandon.
-        waiting.0 = None;
+        waiting.abandon = None;
         answered.map_err(|_| Error::Internal("the worker dropped the run".into()))?
+    }
+
+    /// How many workers run and how many runs wait, now.
+    pub(super) fn occupancy(&self) -> Occupancy {
+        let (running, queued) = match self.shared.state.lock() {
+            Ok(state) => (state.running, state.queue.len()),
+            Err(_) => (0, 0),
+        };
+        Occupancy {
+            workers: self.shared.workers,
+            running,
+            queued,
+        }
     }
 
     /// Stops accepting runs; workers exit once the queue is drained.
@@ -255,12 +318,13 @@ impl Pool {
 }
 
 impl Shared {
-    /// An open pool's shared state for `workers` workers, with 64 places in the queue per
-    /// worker and nothing queued, stocked or parked.
-    fn new(workers: usize, idle_spin: Duration) -> Shared {
+    /// An open pool's shared state for `workers` workers, with `max_queued` places in the
+    /// queue (at least one) and nothing queued, stocked or parked.
+    fn new(workers: usize, idle_spin: Duration, max_queued: usize) -> Shared {
         Shared {
             state: Mutex::new(State {
-                queue: VecDeque::new(),
+                queue: FairQueue::new(),
+                running: 0,
                 closed: false,
                 parked: 0,
                 spinning: false,
@@ -270,8 +334,9 @@ impl Shared {
             idle: AtomicUsize::new(0),
             workers,
             stocked: AtomicUsize::new(0),
-            slots: Arc::new(Semaphore::new(workers * 64)),
+            slots: Arc::new(Semaphore::new(max_queued.max(1))),
             idle_spin,
+            next_ticket: AtomicU64::new(0),
         }
     }
 
@@ -281,13 +346,13 @@ impl Shared {
             .map_err(|_| Error::Internal("the pool's lock is poisoned".into()))
     }
 
-    /// Queues `job`, waking a parked worker unless a looking one will take it.
-    fn push(&self, job: Job) -> Result<(), Error> {
+    /// Queues `job` as `ticket`, waking a parked worker unless a looking one will take it.
+    fn push(&self, job: Job, ticket: u64) -> Result<(), Error> {
         let mut state = self.lock()?;
         if state.closed {
             return Err(Error::Disposed);
         }
-        state.queue.push_back(job);
+        state.queue.push(job.share.key(), ticket, job);
         self.waiting.fetch_add(1, Ordering::Release);
         let lookers = usize::from(state.spinning);
         let wake = state.parked > 0 && state.queue.len() > lookers;
@@ -298,15 +363,24 @@ impl Shared {
         Ok(())
     }
 
-    /// The next run, if one waits.
+    /// The next run, if one waits (counted running until [`finish`](Self::finish)).
     fn take(state: &mut State, waiting: &AtomicUsize) -> Taken {
-        match state.queue.pop_front() {
-            Some(job) => {
+        match state.queue.take() {
+            Some((_, job)) => {
                 waiting.fetch_sub(1, Ordering::Release);
+                state.running += 1;
                 Taken::Job(Box::new(job))
             }
             None if state.closed => Taken::Closed,
             None => Taken::None,
+        }
+    }
+
+    /// A run of `share` that [`take`](Self::take) gave has ended.
+    fn finish(&self, share: u64) {
+        if let Ok(mut state) = self.state.lock() {
+            state.running = state.running.saturating_sub(1);
+            state.queue.finish(share);
         }
     }
 
@@ -598,9 +672,17 @@ impl Drop for Stock<'_> {
     }
 }
 
+/// Runs `job` (taken from the queue) and tells the queue its share's run ended.
+fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>) {
+    let share = job.share.key();
+    job.share.mark_started();
+    answer_job(runtime, job, stock);
+    stock.shared.finish(share);
+}
+
 /// Runs `job` in a sandbox of the stock (or a fresh one) and answers it; its sandbox is kept
 /// in the stock until the worker has time to restore it.
-fn run_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>) {
+fn answer_job(runtime: &tokio::runtime::Runtime, job: Job, stock: &mut Stock<'_>) {
     if job.reply.is_closed() {
         return;
     }
@@ -634,7 +716,7 @@ mod tests {
     use super::*;
 
     fn shared() -> Shared {
-        Shared::new(2, Duration::ZERO)
+        Shared::new(2, Duration::ZERO, 128)
     }
 
     /// The count other workers read to decide whether to leave a run to this one.

@@ -13,6 +13,7 @@ pub mod js_string;
 mod outbound;
 mod outcome;
 mod request;
+mod share;
 pub mod texts;
 mod value;
 
@@ -26,6 +27,7 @@ pub use outbound::{
 };
 pub use outcome::{LogLevel, LogLine, Outcome, RunError};
 pub use request::{ExecuteRequest, ProviderDescriptor, Timeout};
+pub use share::Share;
 pub use value::{Binary, BinaryKind, JsValue, iso_string, number_json, number_to_js_string};
 
 use std::future::Future;
@@ -44,9 +46,48 @@ pub trait Executor: Send + Sync {
         request: ExecuteRequest,
     ) -> impl Future<Output = Result<Outcome, crate::Error>> + Send;
 
+    /// Runs one request as part of `share`: an executor that queues runs (the isolate
+    /// executor's pool) serves the waiting runs of different shares in turn, so one share's
+    /// backlog never queues another share's run behind it, while a share alone still gets every
+    /// worker. The executor daemon gives each connection a share of its own. The default runs
+    /// [`execute`](Executor::execute), ignoring the share.
+    /// The executor marks the share started when a worker takes the run; the default marks it
+    /// at once.
+    fn execute_in_share(
+        &self,
+        request: ExecuteRequest,
+        share: Share,
+    ) -> impl Future<Output = Result<Outcome, crate::Error>> + Send {
+        share.mark_started();
+        self.execute(request)
+    }
+
     /// Releases whatever the executor holds (its pool, its sockets). Every later
     /// [`execute`](Executor::execute) fails: with [`Error::Disposed`](crate::Error::Disposed)
     /// in process, and for a remote executor with the `CONNECTION_BROKEN` text
     /// `RemoteExecutor is closed`.
     fn dispose(&self) -> impl Future<Output = ()> + Send;
+}
+
+/// An executor shared behind an `Arc` (a daemon that also reads the executor's own figures)
+/// is an executor.
+impl<E: Executor> Executor for std::sync::Arc<E> {
+    fn execute(
+        &self,
+        request: ExecuteRequest,
+    ) -> impl Future<Output = Result<Outcome, crate::Error>> + Send {
+        E::execute(self, request)
+    }
+
+    fn execute_in_share(
+        &self,
+        request: ExecuteRequest,
+        share: Share,
+    ) -> impl Future<Output = Result<Outcome, crate::Error>> + Send {
+        E::execute_in_share(self, request, share)
+    }
+
+    fn dispose(&self) -> impl Future<Output = ()> + Send {
+        E::dispose(self)
+    }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use futures::future::Shared;
 use tokio::sync::watch;
+use tokio_tungstenite::Connector;
 use tokio_tungstenite::tungstenite::Error as WsError;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
@@ -16,6 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::contract::{self, PROTOCOL_VERSION};
 use super::outbound::OutboundTarget;
+use super::tls;
 use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
@@ -45,6 +47,9 @@ pub struct ConnectOptions {
     pub handshake_timeout: Duration,
     /// The largest message accepted from the daemon. Default: 32 MiB.
     pub max_message_bytes: usize,
+    /// For a `wss://` URL: trust the certificates of this PEM file (the daemon's CA, or its
+    /// self-signed certificate) instead of the platform's roots. Default: `None`.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 impl Default for ConnectOptions {
@@ -57,6 +62,7 @@ impl Default for ConnectOptions {
             max_attempts: 3,
             handshake_timeout: Duration::from_secs(10),
             max_message_bytes: 32 << 20,
+            ca_file: None,
         }
     }
 }
@@ -141,7 +147,8 @@ impl LiveSession {
 }
 
 impl RemoteExecutor {
-    /// Opens a session to the daemon at `url` (`ws://HOST:PORT`) and agrees the protocol
+    /// Opens a session to the daemon at `url` (`ws://HOST:PORT`, or `wss://HOST:PORT` over TLS,
+    /// trusting the platform's roots or [`ConnectOptions::ca_file`]) and agrees the protocol
     /// version, in one attempt.
     pub async fn connect(url: &str, options: ConnectOptions) -> Result<RemoteExecutor, Error> {
         let inner = Arc::new(ClientInner {
@@ -192,7 +199,19 @@ impl ClientInner {
             .max_message_size(Some(self.options.max_message_bytes))
             .max_frame_size(Some(self.options.max_message_bytes));
         let timeout = self.options.handshake_timeout;
-        let connecting = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+        let connector = if url.starts_with("wss://") {
+            let trust = tls::client_config(self.options.ca_file.as_deref())
+                .map_err(|e| Error::connection_rejected(url, e))?;
+            Connector::Rustls(trust)
+        } else {
+            Connector::Plain
+        };
+        let connecting = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            true,
+            Some(connector),
+        );
         let socket = match tokio::time::timeout(timeout, connecting).await {
             Ok(Ok((socket, _))) => socket,
             Ok(Err(WsError::Http(response))) => {
@@ -204,6 +223,18 @@ impl ClientInner {
                 return Err(Error::connection_rejected(
                     url,
                     format!("the server answered HTTP {}{body}", response.status()),
+                ));
+            }
+            Ok(Err(error)) if is_certificate_error(&error) => {
+                let trusted = match &self.options.ca_file {
+                    Some(file) => format!("the CA file {}", file.display()),
+                    None => "the platform's roots".to_string(),
+                };
+                return Err(Error::connection_rejected(
+                    url,
+                    format!(
+                        "the daemon's TLS certificate was refused ({error}): it must be signed by {trusted} and name the URL's host"
+                    ),
                 ));
             }
             Ok(Err(error)) => return Err(Error::connection_rejected(url, error.to_string())),
@@ -555,5 +586,23 @@ impl Drop for LateAnswer {
         if let Some(running) = self.running.lock().unwrap().take() {
             running.abort();
         }
+    }
+}
+
+/// Whether the TLS handshake failed on the daemon's certificate.
+fn is_certificate_error(error: &WsError) -> bool {
+    let certificate = |e: &rustls::Error| {
+        matches!(
+            e,
+            rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented
+        )
+    };
+    match error {
+        WsError::Tls(tokio_tungstenite::tungstenite::error::TlsError::Rustls(e)) => certificate(e),
+        WsError::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+            .is_some_and(certificate),
+        _ => false,
     }
 }

@@ -14,18 +14,20 @@
 //! - [`outbound`]: the host's outbound handler crossing as a stub, and its request and
 //!   response objects;
 //! - [`server`]: [`ExecutorServer`], its bounds, refusals and counts;
-//! - `admission` (private): how the server shares its executor's workers across
-//!   connections;
-//! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection.
+//! - `metrics` (private): the server's counts and run durations for a Prometheus scrape;
+//! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection;
+//! - [`tls`]: rustls configurations for `wss://`, the server's from PEM files and the
+//!   client's trust.
 //!
 //! The wire contract, for a third party writing a client or a server, is
 //! `docs/remote-protocol.md`.
 
-mod admission;
 pub mod client;
 pub mod contract;
+mod metrics;
 pub mod outbound;
 pub mod server;
+pub mod tls;
 pub mod wire;
 
 pub use client::{ConnectOptions, RemoteExecutor};

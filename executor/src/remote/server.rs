@@ -14,23 +14,25 @@ use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, 
 use tokio_tungstenite::tungstenite::http::StatusCode;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-use super::admission::{Admission, QueueFull, Turn};
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
 use super::contract::{self, PROTOCOL_VERSION};
 use super::outbound::RemoteOutbound;
 use super::wire::{CallError, RemoteStub, Session, SessionOptions, Stub, Target, WireValue};
 use crate::Error;
 use crate::error::codes;
 use crate::protocol::{
-    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, Reply, ToolCall,
+    BoxFuture, Dispatch, Envelope, ExecuteRequest, Executor, Outbound, Outcome, Reply, RunError,
+    Share, ToolCall,
 };
 
 /// How an [`ExecutorServer`] is bounded and how it shares its executor.
 ///
 /// Every field has a default ([`ServerOptions::default`]); set the ones you need with
 /// `ServerOptions { token: Some(t), ..ServerOptions::default() }`. The sharing policy
-/// (see [`ExecutorServer`]): at most [`max_running_executions`](Self::max_running_executions)
-/// runs are handed to the executor at once, shared across connections in turn; a run past
-/// that waits in its connection's queue; one connection has at most
+/// (see [`ExecutorServer`]): each connection is a share of the executor
+/// ([`Executor::execute_in_share`]), whose queue serves the shares in turn; one connection has at most
 /// [`max_concurrent_executions`](Self::max_concurrent_executions) runs in flight (running or
 /// waiting) and the daemon at most [`max_queued_executions`](Self::max_queued_executions)
 /// waiting; past either bound a run is refused at once with `TOO_MANY_EXECUTIONS` and a
@@ -47,11 +49,10 @@ pub struct ServerOptions {
     /// Executions one connection may have in flight (running or waiting for a worker); one
     /// more is refused with `TOO_MANY_EXECUTIONS`. Default: 64.
     pub max_concurrent_executions: usize,
-    /// Executions handed to the executor at once, across connections; a run past that waits
-    /// for a place, and a freed place goes to the waiting connection that runs the fewest.
-    /// Set it to the executor's worker count (`IsolateOptions::workers`), so that every
-    /// handed run has a worker and the executor's own queue stays empty. Default: the
-    /// available parallelism (the default worker count).
+    /// The executor's worker count (`IsolateOptions::workers`): how many executions run at
+    /// once, the rest of those in flight waiting in the executor's queue. The daemon's queue
+    /// bound counts past it, and [`ServerStats`] splits the executions in flight into running
+    /// and queued by it. Default: the available parallelism (the default worker count).
     pub max_running_executions: usize,
     /// Executions waiting for a place across the whole daemon; one more is refused with
     /// `TOO_MANY_EXECUTIONS`. Default: 1024.
@@ -59,10 +60,16 @@ pub struct ServerOptions {
     /// After shutdown is asked for: how long in-flight executions may still run before
     /// every connection is closed. Default: 10 s.
     pub grace_period: Duration,
-    /// How long a client may take to complete the WebSocket upgrade. Default: 10 s.
+    /// How long a client may take to complete the TLS handshake and the WebSocket upgrade.
+    /// Default: 10 s.
     pub handshake_timeout: Duration,
-    /// Log on stderr one line per connection (when it ends, with what it ran and why it
-    /// closed) and one per refusal. Default: `true`.
+    /// With a configuration (see [`tls::server_config`](super::tls::server_config)), every
+    /// connection speaks TLS first (`wss://`); a failed TLS handshake counts as a failed
+    /// handshake. Default: `None` (`ws://`).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Emit `tracing` events: one per connection (when it ends, with what it ran and why it
+    /// closed), one per refusal and one per execution (at `debug`); program text and tool
+    /// data are never logged. Default: `true`.
     pub log: bool,
 }
 
@@ -79,6 +86,7 @@ impl Default for ServerOptions {
             max_queued_executions: 1024,
             grace_period: Duration::from_secs(10),
             handshake_timeout: Duration::from_secs(10),
+            tls: None,
             log: true,
         }
     }
@@ -100,12 +108,26 @@ pub struct ServerStats {
     /// Connections that never completed a WebSocket upgrade (not HTTP, not an upgrade, too
     /// slow).
     pub connections_failed_handshake: u64,
-    /// Executions handed to the executor now.
+    /// Executions running now: those in flight, up to
+    /// [`ServerOptions::max_running_executions`].
     pub executions_running: usize,
-    /// Executions waiting for a place now.
+    /// Executions waiting for a worker now: those in flight past
+    /// [`ServerOptions::max_running_executions`].
     pub executions_queued: usize,
     /// Executions that answered (an outcome, or an executor error such as a syntax error).
     pub executions_answered: u64,
+    /// Of those answered: the program returned.
+    pub executions_returned: u64,
+    /// Of those answered: the program threw (or its promise rejected).
+    pub executions_threw: u64,
+    /// Of those answered: the run exceeded its time bound.
+    pub executions_timed_out: u64,
+    /// Of those answered: the run exceeded its memory limit.
+    pub executions_out_of_memory: u64,
+    /// Of those answered: the executor refused the request (a syntax error, a bad argument).
+    pub executions_failed: u64,
+    /// Tool calls the runs made to their hosts.
+    pub tool_calls: u64,
     /// Executions whose connection ended before they ran: dropped from the queue.
     pub executions_cancelled_queued: u64,
     /// Executions whose connection ended while they ran: interrupted.
@@ -140,11 +162,30 @@ struct Counters {
     refused_over_capacity: AtomicU64,
     failed_handshake: AtomicU64,
     answered: AtomicU64,
+    returned: AtomicU64,
+    threw: AtomicU64,
+    timed_out: AtomicU64,
+    out_of_memory: AtomicU64,
+    failed: AtomicU64,
+    tool_calls: AtomicU64,
     cancelled_queued: AtomicU64,
     cancelled_running: AtomicU64,
     refused_connection_bound: AtomicU64,
     refused_queue_bound: AtomicU64,
     refused_shutting_down: AtomicU64,
+}
+
+impl Counters {
+    /// Counts an answered execution under its outcome.
+    fn outcome(&self, kind: &str) {
+        bump(match kind {
+            "returned" => &self.returned,
+            "threw" => &self.threw,
+            "timed_out" => &self.timed_out,
+            "out_of_memory" => &self.out_of_memory,
+            _ => &self.failed,
+        });
+    }
 }
 
 fn bump(counter: &AtomicU64) {
@@ -172,12 +213,20 @@ pub fn exposure_refusal(address: SocketAddr, has_token: bool, open_door: bool) -
 
 /// An [`Executor`] behind a box, so the server need not be generic.
 trait DynExecutor: Send + Sync {
-    fn execute(&self, request: ExecuteRequest) -> BoxFuture<'_, Result<Outcome, Error>>;
+    fn execute(
+        &self,
+        request: ExecuteRequest,
+        share: Share,
+    ) -> BoxFuture<'_, Result<Outcome, Error>>;
 }
 
 impl<E: Executor> DynExecutor for E {
-    fn execute(&self, request: ExecuteRequest) -> BoxFuture<'_, Result<Outcome, Error>> {
-        Box::pin(Executor::execute(self, request))
+    fn execute(
+        &self,
+        request: ExecuteRequest,
+        share: Share,
+    ) -> BoxFuture<'_, Result<Outcome, Error>> {
+        Box::pin(Executor::execute_in_share(self, request, share))
     }
 }
 
@@ -185,11 +234,12 @@ impl<E: Executor> DynExecutor for E {
 /// [`PROTOCOL_VERSION`] and runs `execute(request, dispatch, outbound)`.
 ///
 /// Guarantees: a refused upgrade (wrong token, too many connections) runs nothing and is
-/// answered with an HTTP status and a sentence. The executor is shared fairly: at most
-/// [`max_running_executions`](ServerOptions::max_running_executions) runs are handed to it
-/// at once, and a freed place goes to the waiting connection that runs the fewest, so a
-/// connection's run waits at most for the next free place, never behind another
-/// connection's queue, while a connection alone still gets every place. Queues are bounded
+/// answered with an HTTP status and a sentence. The executor is shared fairly: every run is
+/// handed to it at once in its connection's share ([`Executor::execute_in_share`]); the
+/// isolate executor's queue gives a freed worker to the waiting connection that runs the
+/// fewest, so a connection's run waits at most for the next free worker, never behind another
+/// connection's queue, while a connection alone still gets every worker (with no hand-off
+/// between two queues slowing it). Queues are bounded
 /// per connection and across the daemon, and a run past a bound is refused at once with a
 /// sentence naming it. A run belongs to its connection: when the connection ends, however it
 /// ends (close, reset, the peer's abort, a protocol error, shutdown), its waiting runs leave
@@ -204,8 +254,9 @@ pub struct ExecutorServer {
 struct ServerInner {
     executor: Arc<dyn DynExecutor>,
     options: ServerOptions,
-    admission: Arc<Admission>,
     counters: Counters,
+    /// How long answered executions ran.
+    durations: Histogram,
     connections: AtomicUsize,
     next_connection: AtomicU64,
     /// Executions accepted and not yet answered or cancelled (queued or running).
@@ -220,12 +271,9 @@ impl ExecutorServer {
         ExecutorServer {
             inner: Arc::new(ServerInner {
                 executor: Arc::new(executor),
-                admission: Admission::new(
-                    options.max_running_executions,
-                    options.max_queued_executions,
-                ),
                 options,
                 counters: Counters::default(),
+                durations: super::metrics::run_durations(),
                 connections: AtomicUsize::new(0),
                 next_connection: AtomicU64::new(1),
                 in_flight: AtomicUsize::new(0),
@@ -239,21 +287,63 @@ impl ExecutorServer {
     pub fn stats(&self) -> ServerStats {
         let inner = &self.inner;
         let c = &inner.counters;
+        let in_flight = inner.in_flight.load(Ordering::SeqCst);
+        let running = in_flight.min(inner.options.max_running_executions);
         ServerStats {
             connections_open: inner.connections.load(Ordering::SeqCst),
             connections_accepted: read(&c.connections_accepted),
             connections_refused_unauthorized: read(&c.refused_unauthorized),
             connections_refused_over_capacity: read(&c.refused_over_capacity),
             connections_failed_handshake: read(&c.failed_handshake),
-            executions_running: inner.admission.held(),
-            executions_queued: inner.admission.queued(),
+            executions_running: running,
+            executions_queued: in_flight - running,
             executions_answered: read(&c.answered),
+            executions_returned: read(&c.returned),
+            executions_threw: read(&c.threw),
+            executions_timed_out: read(&c.timed_out),
+            executions_out_of_memory: read(&c.out_of_memory),
+            executions_failed: read(&c.failed),
+            tool_calls: read(&c.tool_calls),
             executions_cancelled_queued: read(&c.cancelled_queued),
             executions_cancelled_running: read(&c.cancelled_running),
             executions_refused_connection_bound: read(&c.refused_connection_bound),
             executions_refused_queue_bound: read(&c.refused_queue_bound),
             executions_refused_shutting_down: read(&c.refused_shutting_down),
         }
+    }
+
+    /// Whether the daemon takes new work: `Err` with the reason while it drains (shutdown was
+    /// asked for) or while it is saturated (a new connection, or a new run, would be refused
+    /// at once: its connections or its queue are at their bound).
+    pub fn readiness(&self) -> Result<(), String> {
+        let inner = &self.inner;
+        let options = &inner.options;
+        if inner.draining.load(Ordering::SeqCst) {
+            return Err(
+                "not ready: the daemon is shutting down and accepts no new executions".into(),
+            );
+        }
+        if inner.connections.load(Ordering::SeqCst) >= options.max_connections {
+            return Err(format!(
+                "not ready: the daemon serves its maximum of {} connections",
+                options.max_connections
+            ));
+        }
+        let stats = self.stats();
+        if stats.executions_queued >= options.max_queued_executions {
+            return Err(format!(
+                "not ready: the daemon queues its maximum of {} executions",
+                options.max_queued_executions
+            ));
+        }
+        Ok(())
+    }
+
+    /// Registers the server's metrics into `registry` as they are now (see
+    /// `remote::metrics`): connections, executions by outcome, cancelled, running and queued,
+    /// refusals by reason, tool calls and the execution duration histogram.
+    pub fn register_metrics(&self, registry: &mut Registry) {
+        super::metrics::register(registry, &self.stats(), &self.inner.durations);
     }
 
     /// Accepts connections on `listener` until `shutdown` completes, then lets in-flight
@@ -272,7 +362,9 @@ impl ExecutorServer {
                         tasks.spawn(inner.clone().connection(stream, peer, close_rx.clone()));
                     }
                     Err(error) => {
-                        inner.log(format!("accepting a connection failed: {error}"));
+                        if inner.options.log {
+                            tracing::warn!(%error, "accepting a connection failed");
+                        }
                         tokio::time::sleep(Duration::from_millis(50)).await;
                     }
                 },
@@ -282,10 +374,13 @@ impl ExecutorServer {
         drop(listener);
         inner.draining.store(true, Ordering::SeqCst);
         let in_flight = inner.in_flight.load(Ordering::SeqCst);
-        inner.log(format!(
-            "shutting down: no new connections; {in_flight} execution(s) in flight get up to {} ms",
-            inner.options.grace_period.as_millis()
-        ));
+        if inner.options.log {
+            tracing::info!(
+                in_flight,
+                grace_ms = inner.options.grace_period.as_millis() as u64,
+                "shutting down: no new connections; the executions in flight get the grace period"
+            );
+        }
         let drained = tokio::time::timeout(inner.options.grace_period, async {
             loop {
                 let notified = inner.settled.notified();
@@ -296,11 +391,17 @@ impl ExecutorServer {
             }
         })
         .await;
-        if drained.is_err() {
-            inner.log(format!(
-                "the grace period ended with {} execution(s) still in flight; closing every connection",
-                inner.in_flight.load(Ordering::SeqCst)
-            ));
+        if drained.is_ok() {
+            // The last runs have answered, but their answers may not be on their sockets yet
+            // (a session sends a call's answer after its future completes): a moment for them
+            // before every connection closes.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        if drained.is_err() && inner.options.log {
+            tracing::warn!(
+                in_flight = inner.in_flight.load(Ordering::SeqCst),
+                "the grace period ended with executions still in flight; closing every connection"
+            );
         }
         let _ = close_all.send(true);
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -312,21 +413,54 @@ impl ExecutorServer {
 }
 
 impl ServerInner {
-    fn log(&self, line: String) {
-        if self.options.log {
-            eprintln!("codemode-executor: {line}");
-        }
-    }
-
+    /// Serves one accepted TCP connection: its TLS handshake (with a TLS configuration),
+    /// then its WebSocket upgrade and session.
     async fn connection(
         self: Arc<Self>,
         stream: TcpStream,
         peer: SocketAddr,
-        mut close_all: watch::Receiver<bool>,
+        close_all: watch::Receiver<bool>,
     ) {
         let id = self.next_connection.fetch_add(1, Ordering::SeqCst);
-        let open = self.connections.fetch_add(1, Ordering::SeqCst) + 1;
+        let open = self.connections.fetch_add(1, Ordering::SeqCst);
         let _count = CountGuard(&self.connections);
+        let Some(tls) = self.options.tls.clone() else {
+            return self
+                .clone()
+                .upgrade(stream, id, open + 1, peer, close_all)
+                .await;
+        };
+        let accepting = tokio_rustls::TlsAcceptor::from(tls).accept(stream);
+        let reason = match tokio::time::timeout(self.options.handshake_timeout, accepting).await {
+            Ok(Ok(stream)) => {
+                return self
+                    .clone()
+                    .upgrade(stream, id, open + 1, peer, close_all)
+                    .await;
+            }
+            Ok(Err(error)) => format!("the TLS handshake failed: {error}"),
+            Err(_) => format!(
+                "the TLS handshake did not complete within {} ms",
+                self.options.handshake_timeout.as_millis()
+            ),
+        };
+        bump(&self.counters.failed_handshake);
+        if self.options.log {
+            tracing::warn!(connection = id, %peer, %reason, "connection refused");
+        }
+    }
+
+    /// The WebSocket upgrade of connection `id` (the `open`-th served now) and its session.
+    async fn upgrade<S>(
+        self: Arc<Self>,
+        stream: S,
+        id: u64,
+        open: usize,
+        peer: SocketAddr,
+        mut close_all: watch::Receiver<bool>,
+    ) where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
         let refusal = if open > self.options.max_connections {
             Some((
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -398,15 +532,24 @@ impl ServerInner {
                         format!("the WebSocket handshake failed: {error}")
                     }
                 };
-                self.log(format!("refused connection {id} from {peer}: {reason}"));
+                if self.options.log {
+                    tracing::warn!(connection = id, %peer, %reason, "connection refused");
+                }
                 return;
             }
             Err(_) => {
                 bump(&self.counters.failed_handshake);
-                self.log(format!(
-                    "refused connection {id} from {peer}: the WebSocket upgrade did not complete within {} ms",
-                    self.options.handshake_timeout.as_millis()
-                ));
+                if self.options.log {
+                    tracing::warn!(
+                        connection = id,
+                        %peer,
+                        reason = format!(
+                            "the WebSocket upgrade did not complete within {} ms",
+                            self.options.handshake_timeout.as_millis()
+                        ),
+                        "connection refused"
+                    );
+                }
                 return;
             }
         };
@@ -448,16 +591,22 @@ impl ServerInner {
         .await;
         let c = &connection.counts;
         let (queued, running) = (read(&c.cancelled_queued), read(&c.cancelled_running));
-        self.log(format!(
-            "connection {id} from {peer}: {} execution(s) in {} ms ({} answered, {} refused, {} cancelled: {queued} queued, {running} running); closed: {reason}",
-            read(&connection.received),
-            opened.elapsed().as_millis(),
-            read(&c.answered),
-            read(&c.refused_connection_bound)
-                + read(&c.refused_queue_bound)
-                + read(&c.refused_shutting_down),
-            queued + running,
-        ));
+        if self.options.log {
+            tracing::info!(
+                connection = id,
+                %peer,
+                executions = read(&connection.received),
+                duration_ms = opened.elapsed().as_millis() as u64,
+                answered = read(&c.answered),
+                refused = read(&c.refused_connection_bound)
+                    + read(&c.refused_queue_bound)
+                    + read(&c.refused_shutting_down),
+                cancelled_queued = queued,
+                cancelled_running = running,
+                closed = %reason,
+                "connection ended"
+            );
+        }
     }
 }
 
@@ -526,10 +675,9 @@ impl Target for DaemonMain {
 enum Phase {
     /// Received, not yet admitted or refused.
     Received,
-    /// Admitted: waiting for a place.
-    Queued,
-    /// Handed to the executor.
-    Running,
+    /// Admitted and handed to the executor in its share: queued until the share says a
+    /// worker started it.
+    Handed,
     /// Answered or refused (counted when it happened).
     Done,
 }
@@ -540,6 +688,8 @@ struct RunRecord {
     server: Arc<ServerInner>,
     connection: Arc<Connection>,
     phase: Phase,
+    /// Its share of the executor (its connection's), which tells whether it started.
+    share: Share,
     /// Whether it counts toward the connection's and the server's executions in flight.
     in_flight: bool,
 }
@@ -548,10 +698,12 @@ impl RunRecord {
     fn new(server: Arc<ServerInner>, connection: Arc<Connection>) -> RunRecord {
         bump(&connection.received);
         connection.live.fetch_add(1, Ordering::SeqCst);
+        let share = Share::new(connection.id);
         RunRecord {
             server,
             connection,
             phase: Phase::Received,
+            share,
             in_flight: false,
         }
     }
@@ -566,12 +718,20 @@ impl RunRecord {
     fn refuse(&mut self, pick: impl Fn(&Counters) -> &AtomicU64, error: Error) -> Error {
         self.count(pick);
         self.phase = Phase::Done;
+        if self.server.options.log {
+            tracing::info!(
+                connection = self.connection.id,
+                reason = %error,
+                "execution refused"
+            );
+        }
         error
     }
 
-    /// Admits it within the connection's bound, or refuses it.
+    /// Admits it within the connection's bound and the daemon's queue bound, or refuses it.
     fn admit(&mut self) -> Result<(), Error> {
-        let max = self.server.options.max_concurrent_executions;
+        let options = &self.server.options;
+        let max = options.max_concurrent_executions;
         if self.connection.in_flight.fetch_add(1, Ordering::SeqCst) >= max {
             self.connection.in_flight.fetch_sub(1, Ordering::SeqCst);
             return Err(self.refuse(
@@ -586,9 +746,25 @@ impl RunRecord {
                 },
             ));
         }
-        self.server.in_flight.fetch_add(1, Ordering::SeqCst);
+        let max_queued = options.max_queued_executions;
+        let places = options.max_running_executions.saturating_add(max_queued);
+        if self.server.in_flight.fetch_add(1, Ordering::SeqCst) >= places {
+            self.server.in_flight.fetch_sub(1, Ordering::SeqCst);
+            self.connection.in_flight.fetch_sub(1, Ordering::SeqCst);
+            return Err(self.refuse(
+                |c| &c.refused_queue_bound,
+                Error::Coded {
+                    code: codes::TOO_MANY_EXECUTIONS.into(),
+                    text: format!(
+                        "The executor daemon already queues its maximum of {max_queued} executions across all connections; try again later."
+                    ),
+                    retryable: true,
+                    cause: None,
+                },
+            ));
+        }
         self.in_flight = true;
-        self.phase = Phase::Queued;
+        self.phase = Phase::Handed;
         Ok(())
     }
 }
@@ -596,8 +772,8 @@ impl RunRecord {
 impl Drop for RunRecord {
     fn drop(&mut self) {
         match self.phase {
-            Phase::Received | Phase::Queued => self.count(|c| &c.cancelled_queued),
-            Phase::Running => self.count(|c| &c.cancelled_running),
+            Phase::Handed if self.share.started() => self.count(|c| &c.cancelled_running),
+            Phase::Received | Phase::Handed => self.count(|c| &c.cancelled_queued),
             Phase::Done => {}
         }
         if self.in_flight {
@@ -621,6 +797,7 @@ async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<Wire
         Err(error) => {
             // An answer (the executor's refusal of the request), not a bound.
             record.count(|c| &c.answered);
+            record.server.counters.outcome("error");
             record.phase = Phase::Done;
             return Err(error);
         }
@@ -644,36 +821,48 @@ async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<Wire
         release(&outbound_stub);
         return Err(error);
     }
-    let _place = match server.admission.enter(record.connection.id) {
-        Ok(Turn::Now(place)) => place,
-        Ok(Turn::Wait(waiting)) => waiting.place().await,
-        Err(QueueFull { max_queued }) => {
-            release(&stub);
-            release(&outbound_stub);
-            return Err(record.refuse(
-                |c| &c.refused_queue_bound,
-                Error::Coded {
-                    code: codes::TOO_MANY_EXECUTIONS.into(),
-                    text: format!(
-                        "The executor daemon already queues its maximum of {max_queued} executions across all connections; try again later."
-                    ),
-                    retryable: true,
-                    cause: None,
-                },
-            ));
-        }
-    };
-    record.phase = Phase::Running;
-    request.dispatch = stub
-        .clone()
-        .map(|stub| Arc::new(RemoteDispatch { stub, prompt }) as Arc<dyn Dispatch>);
-    let outcome = server.executor.execute(request).await;
+    request.dispatch = stub.clone().map(|stub| {
+        Arc::new(RemoteDispatch {
+            stub,
+            prompt,
+            server: server.clone(),
+        }) as Arc<dyn Dispatch>
+    });
+    let started = std::time::Instant::now();
+    let outcome = server.executor.execute(request, record.share.clone()).await;
+    let took = started.elapsed();
     // As a Cap'n Web server does when a method returns: the stubs it received are released.
     // (Dropped before it returns, the future drops them too, which releases them.)
     release(&stub);
     release(&outbound_stub);
     record.count(|c| &c.answered);
+    let kind = match &outcome {
+        Ok(Outcome { error: None, .. }) => "returned",
+        Ok(Outcome {
+            error: Some(RunError::Threw { .. }),
+            ..
+        }) => "threw",
+        Ok(Outcome {
+            error: Some(RunError::TimedOut { .. }),
+            ..
+        }) => "timed_out",
+        Ok(Outcome {
+            error: Some(RunError::OutOfMemory { .. }),
+            ..
+        }) => "out_of_memory",
+        Err(_) => "error",
+    };
+    server.counters.outcome(kind);
+    server.durations.observe(took.as_secs_f64());
     record.phase = Phase::Done;
+    if server.options.log {
+        tracing::debug!(
+            connection = record.connection.id,
+            outcome = kind,
+            duration_us = took.as_micros() as u64,
+            "execution answered"
+        );
+    }
     Ok(contract::outcome_to_wire(&outcome?))
 }
 
@@ -742,6 +931,8 @@ struct RemoteDispatch {
     stub: RemoteStub,
     /// The client gives prompt replies ([`contract::PROMPT_REPLIES`]).
     prompt: bool,
+    /// Where tool calls are counted.
+    server: Arc<ServerInner>,
 }
 
 /// The envelope a dispatch answered (a JSON string), or an error envelope saying what came
@@ -794,6 +985,7 @@ fn prompt_reply(answer: Result<WireValue, CallError>) -> Reply {
 
 impl Dispatch for RemoteDispatch {
     fn dispatch(&self, call: ToolCall) -> BoxFuture<'static, Envelope> {
+        bump(&self.server.counters.tool_calls);
         // Sent now, not when the future is first polled: the executor may run each call's
         // future on a task of its own, and the host must see calls in the program's order.
         let answer = self.stub.call_now(vec![
@@ -809,6 +1001,7 @@ impl Dispatch for RemoteDispatch {
             // A client that answers when its tool is done: every answer arrives late.
             return Box::pin(std::future::ready(Reply::Later(self.dispatch(call))));
         }
+        bump(&self.server.counters.tool_calls);
         let answer = self.stub.call_now(vec![
             WireValue::String(call.provider),
             WireValue::String(call.tool),

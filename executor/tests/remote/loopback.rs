@@ -45,9 +45,27 @@ impl Daemon {
     }
 
     async fn start_at(address: SocketAddr, options: ServerOptions) -> Daemon {
+        Daemon::serving(address, isolate(), options).await
+    }
+
+    /// A daemon of `workers` workers, `max_running_executions` set to match.
+    async fn with_workers(workers: usize, options: ServerOptions) -> Daemon {
+        let isolate = IsolateExecutor::new(IsolateOptions::default().workers(workers));
+        let options = ServerOptions {
+            max_running_executions: workers,
+            ..options
+        };
+        Daemon::serving("127.0.0.1:0".parse().unwrap(), isolate, options).await
+    }
+
+    async fn serving(
+        address: SocketAddr,
+        isolate: IsolateExecutor,
+        options: ServerOptions,
+    ) -> Daemon {
         let listener = tokio::net::TcpListener::bind(address).await.unwrap();
         let address = listener.local_addr().unwrap();
-        let server = Arc::new(ExecutorServer::new(isolate(), options));
+        let server = Arc::new(ExecutorServer::new(isolate, options));
         let serving = server.clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let done = tokio::spawn(async move {
@@ -1091,11 +1109,13 @@ async fn a_flooding_connection_does_not_queue_a_light_one_behind_it() {
 /// Past the daemon's queue bound a run is refused at once, with a sentence naming the bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_daemons_queue_bound_a_run_is_refused_at_once() {
-    let daemon = Daemon::start(ServerOptions {
-        max_running_executions: 1,
-        max_queued_executions: 1,
-        ..quiet()
-    })
+    let daemon = Daemon::with_workers(
+        1,
+        ServerOptions {
+            max_queued_executions: 1,
+            ..quiet()
+        },
+    )
     .await;
     let url = daemon.url();
     let holding = raw_execute(&url, "async () => { while (true) {} }", 10_000).await;
@@ -1651,5 +1671,289 @@ fn the_daemon_refuses_an_open_door_and_warns_of_a_readable_token_file() {
         text.contains("can be read by other users (mode 644)") && text.contains("chmod 600"),
         "{text}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `GET path` on the admin endpoint at `address`: the status and the body.
+async fn admin_get(address: &str, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: admin\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer:?}"));
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// The admin endpoint's `/metrics`, read with a Prometheus text parser: each sample's value
+/// by its name and labels (`name{label="value"}`, labels in order), histograms by their count.
+async fn scrape(address: &str) -> BTreeMap<String, f64> {
+    let (status, body) = admin_get(address, "/metrics").await;
+    assert_eq!(status, 200, "{body}");
+    let lines = body.lines().map(|line| Ok(line.to_string()));
+    let scrape = prometheus_parse::Scrape::parse(lines).expect("Prometheus text");
+    scrape
+        .samples
+        .into_iter()
+        .map(|sample| {
+            let mut labels: Vec<String> = sample
+                .labels
+                .iter()
+                .map(|(name, value)| format!("{name}=\"{value}\""))
+                .collect();
+            labels.sort();
+            let key = if labels.is_empty() {
+                sample.metric
+            } else {
+                format!("{}{{{}}}", sample.metric, labels.join(","))
+            };
+            let value = match sample.value {
+                prometheus_parse::Value::Counter(v)
+                | prometheus_parse::Value::Gauge(v)
+                | prometheus_parse::Value::Untyped(v) => v,
+                prometheus_parse::Value::Histogram(buckets) => {
+                    buckets.last().map_or(0.0, |bucket| bucket.count)
+                }
+                prometheus_parse::Value::Summary(_) => f64::NAN,
+            };
+            (key, value)
+        })
+        .collect()
+}
+
+/// The admin endpoint of the daemon binary: `/healthz` answers, `/metrics` parses as
+/// Prometheus text and its counters move with runs (by outcome, tool calls, durations), and
+/// `/readyz` answers 503 with the reason as soon as SIGTERM starts the drain, while a run is
+/// still in flight; an unknown path is a 404 with a sentence.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_admin_endpoint_reports_health_metrics_and_readiness_while_draining() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let binary = env!("CARGO_BIN_EXE_codemode-executor");
+    let mut child = Command::new(binary)
+        .args([
+            "serve",
+            "--pool",
+            "1",
+            "--admin-listen",
+            "127.0.0.1:0",
+            "--grace-ms",
+            "5000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ready = String::new();
+    stdout.read_line(&mut ready).unwrap();
+    let mut admin = String::new();
+    stdout.read_line(&mut admin).unwrap();
+    let url = ready
+        .trim()
+        .strip_prefix("codemode-executor listening on ")
+        .unwrap_or_else(|| panic!("{ready}"))
+        .to_string();
+    let admin = admin
+        .trim()
+        .strip_prefix("codemode-executor admin on http://")
+        .unwrap_or_else(|| panic!("{admin}"))
+        .to_string();
+
+    assert_eq!(admin_get(&admin, "/healthz").await, (200, "ok\n".into()));
+    assert_eq!(admin_get(&admin, "/readyz").await, (200, "ready\n".into()));
+    let (status, text) = admin_get(&admin, "/nowhere").await;
+    assert_eq!(status, 404);
+    assert!(text.contains("has no path /nowhere"), "{text}");
+    let before = scrape(&admin).await;
+    let returned = "codemode_executor_executions_total{outcome=\"returned\"}";
+    let threw = "codemode_executor_executions_total{outcome=\"threw\"}";
+    let calls = "codemode_executor_tool_calls_total";
+    let durations = "codemode_executor_execution_duration_seconds";
+    assert_eq!(before.get(returned), Some(&0.0), "{before:#?}");
+    assert_eq!(before.get(calls), Some(&0.0), "{before:#?}");
+
+    let remote = Arc::new(connect(&url, ConnectOptions::default()).await);
+    let options = |code: &str| ExecuteRequest {
+        code: code.into(),
+        ..ExecuteRequest::default()
+    };
+    remote.execute(options("async () => 1")).await.unwrap();
+    remote
+        .execute(options("async () => { throw new Error('no') }"))
+        .await
+        .unwrap();
+    let dialect = CodemodeExecutor::new(remote.clone());
+    let result = run(
+        &dialect,
+        "async () => await codemode.add(1, 2)",
+        ExecuteOptions::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(result.result, JsValue::Number(3.0), "{result:?}");
+    let after = scrape(&admin).await;
+    assert_eq!(after[returned] - before[returned], 2.0, "{after:#?}");
+    assert_eq!(after[threw] - before[threw], 1.0, "{after:#?}");
+    assert_eq!(after[calls] - before[calls], 1.0, "{after:#?}");
+    assert_eq!(after[durations] - before[durations], 3.0, "{after:#?}");
+    assert_eq!(
+        after["codemode_executor_connections_open"], 1.0,
+        "{after:#?}"
+    );
+    assert_eq!(after["codemode_executor_pool_workers"], 1.0, "{after:#?}");
+    assert!(
+        after["codemode_executor_resident_memory_bytes"] > 1e6,
+        "{after:#?}"
+    );
+
+    // A run in flight holds the drain open; SIGTERM flips readiness at once.
+    let spinning = {
+        let remote = remote.clone();
+        tokio::spawn(async move {
+            remote
+                .execute(ExecuteRequest {
+                    code: "async () => { const end = Date.now() + 800; while (Date.now() < end) {} return 1 }".into(),
+                    ..ExecuteRequest::default()
+                })
+                .await
+        })
+    };
+    let mut busy = false;
+    for _ in 0..200 {
+        if scrape(&admin).await["codemode_executor_pool_busy_workers"] == 1.0 {
+            busy = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(busy, "the spinning run never held the worker");
+    // SAFETY: kill sends a signal to the child this test started; no memory is involved.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let started = Instant::now();
+    let (status, reason) = loop {
+        let (status, reason) = admin_get(&admin, "/readyz").await;
+        if status != 200 || started.elapsed() > Duration::from_secs(2) {
+            break (status, reason);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(status, 503, "{reason}");
+    assert!(reason.contains("shutting down"), "{reason}");
+    assert_eq!(admin_get(&admin, "/healthz").await.0, 200);
+    let outcome = spinning.await.unwrap().expect("the in-flight run finishes");
+    assert_eq!(outcome.result, JsValue::Number(1.0));
+    let exit = tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(exit.success(), "{exit:?}");
+}
+
+/// A CA and a certificate for `127.0.0.1` and `localhost` signed by it, as PEM files in
+/// `dir`: (`ca.pem`, `cert.pem`, `key.pem`).
+fn certificates(
+    dir: &std::path::Path,
+    name: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    // Names of their own: a certificate whose issuer's name is its own reads as self-signed.
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "codemode test CA");
+    let ca_key = KeyPair::generate().unwrap();
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let leaf_key = KeyPair::generate().unwrap();
+    let leaf = CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+        .unwrap()
+        .signed_by(&leaf_key, &ca, &ca_key)
+        .unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    let files = (
+        dir.join(format!("{name}-ca.pem")),
+        dir.join(format!("{name}-cert.pem")),
+        dir.join(format!("{name}-key.pem")),
+    );
+    std::fs::write(&files.0, ca.pem()).unwrap();
+    std::fs::write(&files.1, leaf.pem()).unwrap();
+    std::fs::write(&files.2, leaf_key.serialize_pem()).unwrap();
+    files
+}
+
+/// TLS on both ends, with certificates the test makes: a `wss://` client trusting the daemon's
+/// CA runs; one trusting another CA is refused with a sentence naming its CA file; a `ws://`
+/// client on the TLS port fails (its upgrade is not a TLS handshake) and runs nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_tls_the_daemons_ca_is_trusted_and_another_ca_is_refused() {
+    let dir = std::env::temp_dir().join(format!("tls-loopback-{}", std::process::id()));
+    let (ca, cert, key) = certificates(&dir, "daemon");
+    let (other_ca, _, _) = certificates(&dir, "other");
+    let tls = codemode_executor::remote::tls::server_config(&cert, &key).unwrap();
+    let daemon = Daemon::start(ServerOptions {
+        tls: Some(tls),
+        ..quiet()
+    })
+    .await;
+    let url = format!("wss://{}", daemon.address);
+    let trusting = |ca_file: &std::path::Path| ConnectOptions {
+        ca_file: Some(ca_file.to_path_buf()),
+        reconnect: false,
+        ..ConnectOptions::default()
+    };
+    let remote = connect(&url, trusting(&ca)).await;
+    let outcome = remote
+        .execute(ExecuteRequest {
+            code: "async () => 2".into(),
+            ..ExecuteRequest::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(outcome.result, JsValue::Number(2.0));
+    remote.dispose().await;
+
+    let error = RemoteExecutor::connect(&url, trusting(&other_ca))
+        .await
+        .err()
+        .expect("another CA is refused");
+    assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED));
+    assert_eq!(
+        error.to_string(),
+        format!("Failed to open WebSocket to {url}")
+    );
+    let cause = error.cause().unwrap_or_default();
+    assert!(
+        cause.starts_with("the daemon's TLS certificate was refused (")
+            && cause.contains(&format!(
+                "it must be signed by the CA file {} and name the URL's host",
+                other_ca.display()
+            )),
+        "{cause}"
+    );
+    let plain = RemoteExecutor::connect(&format!("ws://{}", daemon.address), trusting(&ca)).await;
+    assert_eq!(
+        plain
+            .err()
+            .and_then(|e| e.code().map(str::to_string))
+            .as_deref(),
+        Some(codes::CONNECTION_REJECTED)
+    );
+    stats_until(&daemon, "both refused handshakes counted", |s| {
+        s.connections_failed_handshake == 2
+    })
+    .await;
+    assert_eq!(daemon.server.stats().executions_answered, 1);
+    daemon.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

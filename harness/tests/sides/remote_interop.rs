@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::support::remote::{JsServer, js_client, start_daemon};
+use crate::support::remote::{JsServer, js_client, js_client_with, start_daemon};
 use codemode_compat::outcome::project;
 use codemode_compat::sides::process::install_exit_guards;
 use codemode_executor::dialect::{CodemodeExecutor, ExecuteOptions, Provider, ToolFn, Tools};
@@ -200,5 +200,58 @@ fn our_remote_executor_drives_a_capnweb_server() {
             .expect("no token, no session");
         assert_eq!(refused.code(), Some("CONNECTION_REJECTED"), "{refused}");
         server.process.stop().await;
+    });
+}
+
+/// Our daemon over TLS, a JS client: the npm `capnweb` client under Node 22 reaches
+/// `wss://` with a certificate this test makes, trusting its CA through Node's
+/// `NODE_EXTRA_CA_CERTS`, and runs a program that calls a tool.
+#[test]
+fn a_capnweb_client_drives_the_daemon_over_tls() {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
+    runtime().block_on(async {
+        let dir = std::env::temp_dir().join(format!("tls-interop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        // Names of their own: a certificate whose issuer's name is its own reads as self-signed.
+        ca_params
+            .distinguished_name
+            .push(DnType::CommonName, "codemode test CA");
+        let ca_key = KeyPair::generate().unwrap();
+        let ca = ca_params.self_signed(&ca_key).unwrap();
+        let key = KeyPair::generate().unwrap();
+        let cert = CertificateParams::new(vec!["127.0.0.1".to_string()])
+            .unwrap()
+            .signed_by(&key, &ca, &ca_key)
+            .unwrap();
+        let (ca_file, cert_file, key_file) = (
+            dir.join("ca.pem"),
+            dir.join("cert.pem"),
+            dir.join("key.pem"),
+        );
+        std::fs::write(&ca_file, ca.pem()).unwrap();
+        std::fs::write(&cert_file, cert.pem()).unwrap();
+        std::fs::write(&key_file, key.serialize_pem()).unwrap();
+        let mut daemon = start_daemon(&[
+            "--tls-cert",
+            cert_file.to_str().unwrap(),
+            "--tls-key",
+            key_file.to_str().unwrap(),
+        ])
+        .await;
+        assert!(daemon.url.starts_with("wss://127.0.0.1:"), "{}", daemon.url);
+        let token = daemon.token_file();
+        let trusting = [("NODE_EXTRA_CA_CERTS", ca_file.as_path())];
+        let observed = js_client_with(&daemon.url, Some(&token), "version", &trusting).await;
+        assert_eq!(observed, json!({"version": 1}));
+        let observed = js_client_with(&daemon.url, Some(&token), "tool-call", &trusting).await;
+        assert_eq!(
+            observed["answer"]["result"],
+            json!({"sum": 5, "list": [1, "two", null]}),
+            "{observed}"
+        );
+        daemon.stop().await;
+        let _ = std::fs::remove_dir_all(&dir);
     });
 }

@@ -42,8 +42,21 @@ pub fn node_and_interop() -> (PathBuf, PathBuf) {
 
 /// Runs one scenario of `interop/client.mjs` against `url` and returns what it observed.
 pub async fn js_client(url: &str, token_file: Option<&Path>, scenario: &str) -> Value {
+    js_client_with(url, token_file, scenario, &[]).await
+}
+
+/// [`js_client`] with these environment variables set for Node (`NODE_EXTRA_CA_CERTS`).
+pub async fn js_client_with(
+    url: &str,
+    token_file: Option<&Path>,
+    scenario: &str,
+    env: &[(&str, &Path)],
+) -> Value {
     let (node, interop) = node_and_interop();
     let mut command = tokio::process::Command::new(node);
+    for (name, value) in env {
+        command.env(name, value);
+    }
     command
         .arg(interop.join("client.mjs"))
         .arg(url)

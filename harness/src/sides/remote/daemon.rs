@@ -81,7 +81,7 @@ pub fn fresh_token() -> Result<String, String> {
 /// A running daemon.
 pub struct Daemon {
     process: Supervised,
-    /// `ws://HOST:PORT`, as the daemon printed it.
+    /// `ws://HOST:PORT` (`wss://` when it serves TLS), as the daemon printed it.
     pub url: String,
     /// The bearer token every upgrade must carry.
     pub token: String,
@@ -156,7 +156,10 @@ impl Daemon {
 
     /// The `HOST:PORT` the daemon listens on.
     pub fn address(&self) -> &str {
-        self.url.trim_start_matches("ws://")
+        self.url
+            .strip_prefix("wss://")
+            .or_else(|| self.url.strip_prefix("ws://"))
+            .unwrap_or(&self.url)
     }
 
     /// The daemon's process group.

@@ -4,7 +4,9 @@
 //!
 //! Two column kinds: `remote`, a daemon the harness starts itself (the binary built from this
 //! workspace, on a free loopback port, with a fresh token), and `remote@ws://HOST:PORT`, a
-//! daemon the user runs elsewhere (its token read from `--remote-token-file`). A remote cell
+//! daemon the user runs elsewhere (its token read from `--remote-token-file`; a `wss://` one's
+//! certificate checked against the platform's roots, or the CA file that
+//! `CODEMODE_REMOTE_CA_FILE` names). A remote cell
 //! runs every case (`reference: false` and `skip_on` concern the upstream, not this executor)
 //! and is judged as a reference cell is: its outcome must equal ours (`diff` otherwise, both
 //! shown) and satisfy the case's `expect`.
@@ -27,6 +29,10 @@ use daemon::Daemon;
 
 /// The name of the column whose daemon the harness starts.
 pub const REMOTE: &str = "remote";
+
+/// The environment variable naming the CA file (PEM) an external `wss://` daemon's certificate
+/// must chain to; unset, the platform's roots.
+pub const CA_FILE_VARIABLE: &str = "CODEMODE_REMOTE_CA_FILE";
 
 /// The prefix of a column naming a daemon run elsewhere.
 pub const EXTERNAL_PREFIX: &str = "remote@";
@@ -116,6 +122,7 @@ impl RemoteSide {
             column: column.name.clone(),
             message,
         };
+        let mut ca_file = None;
         let (url, token, daemon) = match &column.target {
             RemoteTarget::Local => {
                 let binary = tokio::task::spawn_blocking(daemon::locate)
@@ -133,6 +140,7 @@ impl RemoteSide {
                     Some(file) => Some(read_token(file).map_err(fail)?),
                     None => None,
                 };
+                ca_file = std::env::var_os(CA_FILE_VARIABLE).map(PathBuf::from);
                 (url.clone(), token, None)
             }
         };
@@ -140,6 +148,7 @@ impl RemoteSide {
             headers: token
                 .map(|t| vec![("Authorization".to_string(), format!("Bearer {t}"))])
                 .unwrap_or_default(),
+            ca_file,
             ..ConnectOptions::default()
         };
         let executor = match RemoteExecutor::connect(&url, options).await {
