@@ -26,11 +26,15 @@ use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
 use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
-use super::modules::{MAIN_MODULE, ModuleMap};
+use super::modules::{
+    MAIN_MODULE, ModuleMap, check_names, check_syntax, module_map, unchecked_name,
+};
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, SandboxContext, internal_object};
 use super::text::{CoercedText, Text};
-use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
+use super::v8_messages::{
+    SourcePosition, translate_message, translate_syntax_error, undefined_export,
+};
 use crate::Error;
 use crate::protocol::{
     Dispatch, Envelope, ExecuteRequest, JsValue, Outbound, OutboundResponse, Outcome, RunError,
@@ -128,7 +132,7 @@ pub(super) async fn run(
         Some(Outbound::Blocked) | None => None,
     };
     rt.set_max_stack_size(limits.max_stack_bytes);
-    let modules = Arc::new(request.modules.clone().unwrap_or_default());
+    let modules = Arc::new(module_map(request.modules.as_ref()));
     rt.set_loader(ModuleMap(modules.clone()), ModuleMap(modules.clone()));
     let clock = RunClock::new(
         limits.bound,
@@ -279,6 +283,8 @@ impl Session {
         // The program's first line is the module's second: a syntax error's line in the
         // module, less one, is its line in the request's code (when no import was moved).
         let locatable = imports.is_empty();
+        // The worker types every module by its name before anything runs.
+        check_names(&self.modules).map_err(StartFailure::Text)?;
         self.main_source =
             format!("{imports};export default {THIS_OPEN}\n{body}\n){THIS_CLOSE};\n");
         self.host.borrow_mut().sources = Some((self.main_source.clone(), self.modules.clone()));
@@ -292,6 +298,8 @@ impl Session {
             let internal: Object = internal_object(&ctx)
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
+            // Every module is compiled when the worker starts, imported or not.
+            check_syntax(&ctx, &modules).map_err(|e| module_syntax_failure(e, &modules))?;
             let fail_provider =
                 |e: CaughtError<'_>, source: &str| start_failure(&ctx, e, source, &modules);
             bind_providers(&ctx, &internal, &request.providers, &fail_provider)?;
@@ -355,7 +363,20 @@ impl Session {
         loop {
             match self.rt.execute_pending_job() {
                 Ok(true) => {}
-                Ok(false) => break,
+                Ok(false) => {
+                    if !self.modules.is_empty() {
+                        // Whatever module evaluation left unfinished (a module that threw, a
+                        // link that failed) is over once the queue is empty.
+                        self.ctx.with(|ctx| {
+                            let leave = internal_object(&ctx)
+                                .and_then(|i| i.get::<_, Function>("leaveGlobalScope"));
+                            if let Ok(leave) = leave {
+                                let _ = leave.call::<_, ()>(()).catch(&ctx);
+                            }
+                        });
+                    }
+                    break;
+                }
                 Err(job) => {
                     job.0.with(|ctx| {
                         let _ = ctx.catch();
@@ -753,13 +774,39 @@ fn syntax_message(
     match stack_positions(stack).into_iter().next() {
         Some((file, line, column)) => {
             let source = modules
-                .get(&file)
+                .get(unchecked_name(&file))
                 .map(String::as_str)
                 .unwrap_or(fallback_source);
             translate_syntax_error(message, source, line, column)
         }
-        None => message.to_string(),
+        None => undefined_export(message).unwrap_or_else(|| message.to_string()),
     }
+}
+
+/// A module that does not parse, as the worker's start failure: V8's text, then the module
+/// and line (and column, when the token does not start its line).
+fn module_syntax_failure(
+    error: CaughtError<'_>,
+    modules: &BTreeMap<String, String>,
+) -> StartFailure {
+    let place = match &error {
+        CaughtError::Exception(exception) => exception
+            .as_object()
+            .get::<_, String>("stack")
+            .ok()
+            .and_then(|stack| stack_positions(&stack).into_iter().next()),
+        _ => None,
+    };
+    let mut text = start_failure_text(error, "", modules);
+    if let Some((file, line, column)) = place {
+        let name = unchecked_name(&file);
+        text.push_str(&if column <= 1 {
+            format!("\n  at {name}:{line}")
+        } else {
+            format!("\n  at {name}:{line}:{column}")
+        });
+    }
+    StartFailure::Text(text)
 }
 
 /// Where a syntax error in the program's own module is: its (line, column) in the module
