@@ -87,8 +87,13 @@ pub(super) fn check_names(modules: &BTreeMap<String, String>) -> Result<(), Stri
                 "Module \"{name}\" is a Python module, but the main module isn't a Python module."
             ));
         }
+        let typescript = if name.ends_with(".ts") {
+            ". If you're trying to load TypeScript, bundle it first with '@cloudflare/worker-bundler' and pass the generated JavaScript modules."
+        } else {
+            ""
+        };
         return Err(format!(
-            "Module name must end with '.js' or '.py' (or the content must be an object indicating the type explicitly). Got: {name}"
+            "Module name must end with '.js' or '.py' (or the content must be an object indicating the type explicitly). Got: {name}{typescript}"
         ));
     }
     Ok(())
@@ -130,23 +135,75 @@ pub(super) fn check_syntax<'js>(
 }
 
 /// `specifier` resolved against the directory of `base`, as a URL path: `.` and `..`
-/// segments folded, a leading `/` from the root, never above the root.
-pub(super) fn resolve_path(base: &str, specifier: &str) -> String {
+/// segments folded, a leading `/` from the root. A `..` above the root is no module's name:
+/// `Err` with the name folded at the root.
+pub(super) fn resolve_path(base: &str, specifier: &str) -> Result<String, String> {
     let mut segments: Vec<&str> = Vec::new();
     if !specifier.starts_with('/') {
         segments.extend(base.split('/'));
         segments.pop();
     }
+    let mut above_root = false;
     for segment in specifier.split('/') {
         match segment {
             "" | "." => {}
-            ".." => {
-                segments.pop();
-            }
+            ".." => above_root |= segments.pop().is_none(),
             other => segments.push(other),
         }
     }
-    segments.join("/")
+    let name = segments.join("/");
+    if above_root { Err(name) } else { Ok(name) }
+}
+
+/// The specifier as a module wrote it that names `resolved` in an import of `export` (V8
+/// names a module by the specifier in a link error): the first import or re-export
+/// declaration whose specifier resolves to `resolved` and whose clause names `export` (any
+/// clause, for `default`, which a default import does not spell).
+pub(super) fn written_specifier(
+    modules: &BTreeMap<String, String>,
+    resolved: &str,
+    export: &str,
+) -> Option<String> {
+    modules.iter().find_map(|(name, source)| {
+        declarations(source)
+            .into_iter()
+            .find(|(clause, spec)| {
+                (export == "default" || clause.contains(export))
+                    && resolve_path(name, spec).is_ok_and(|r| r == resolved)
+            })
+            .map(|(_, spec)| spec)
+    })
+}
+
+/// Every `import … from "spec"` / `export … from "spec"` in `source`: the clause between the
+/// keyword and `from`, and the specifier.
+fn declarations(source: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (at, _) in source.match_indices("from") {
+        let rest = source[at + 4..].trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = rest[1..].find(quote) else {
+            continue;
+        };
+        let before = &source[..at];
+        let start = before
+            .rfind("import")
+            .into_iter()
+            .chain(before.rfind("export"))
+            .max()
+            .unwrap_or(0);
+        found.push((before[start..].to_string(), rest[1..1 + end].to_string()));
+    }
+    found
+}
+
+/// Why a specifier names no module: the map lacks the resolved name, or the specifier climbs
+/// above the root.
+enum Missing {
+    Absent(String),
+    AboveRoot(String),
 }
 
 /// Resolves and loads names from one request's module map.
@@ -170,12 +227,13 @@ impl ModuleMap {
 
     /// The module `name` names from `base`, resolved against `base`'s directory (the
     /// program's own module is `executor.js`, at the root), or the resolved name it lacks.
-    fn lookup(&self, base: &str, name: &str) -> Result<String, String> {
-        let resolved = resolve_path(base, name);
-        if self.0.contains_key(&resolved) || resolved == MAIN_MODULE {
-            Ok(resolved)
-        } else {
-            Err(resolved)
+    fn lookup(&self, base: &str, name: &str) -> Result<String, Missing> {
+        match resolve_path(base, name) {
+            Ok(resolved) if self.0.contains_key(&resolved) || resolved == MAIN_MODULE => {
+                Ok(resolved)
+            }
+            Ok(resolved) => Err(Missing::Absent(resolved)),
+            Err(resolved) => Err(Missing::AboveRoot(resolved)),
         }
     }
 }
@@ -196,11 +254,15 @@ impl Resolver for ModuleMap {
         }
         match self.lookup(base, name) {
             Ok(found) => Ok(found),
-            Err(resolved) => {
-                let text = if self.static_import(ctx, base, name) {
-                    missing_module_text(&resolved, base)
-                } else {
-                    missing_dynamic_module_text(&resolved)
+            Err(missing) => {
+                let text = match (missing, self.static_import(ctx, base, name)) {
+                    (Missing::AboveRoot(_), true) => {
+                        format!("Invalid module specifier \"{name}\".\n  imported from \"{base}\".")
+                    }
+                    (Missing::Absent(resolved), true) => missing_module_text(&resolved, base),
+                    (Missing::Absent(resolved) | Missing::AboveRoot(resolved), false) => {
+                        missing_dynamic_module_text(&resolved)
+                    }
                 };
                 Err(Exception::throw_message(ctx, &text))
             }
@@ -241,17 +303,40 @@ impl Loader for ModuleMap {
 
 #[cfg(test)]
 mod tests {
-    use super::{imports_statically, resolve_path};
+    use std::collections::BTreeMap;
+
+    use super::{imports_statically, resolve_path, written_specifier};
+
+    #[test]
+    fn a_link_error_finds_the_specifier_its_importer_wrote() {
+        let modules: BTreeMap<String, String> = [
+            (
+                "lib/a.js",
+                "import { nope } from './util.js'; export const y = 1",
+            ),
+            ("b.js", "import { x } from '/lib/util.js'"),
+            ("c.js", "import d from \"../lib/util.js\""),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let found = |export| written_specifier(&modules, "lib/util.js", export);
+        assert_eq!(found("nope").as_deref(), Some("./util.js"));
+        assert_eq!(found("x").as_deref(), Some("/lib/util.js"));
+        assert_eq!(found("missing"), None);
+        assert_eq!(written_specifier(&modules, "other.js", "x"), None);
+    }
 
     #[test]
     fn specifiers_resolve_against_the_importing_module_directory() {
-        assert_eq!(resolve_path("executor.js", "./lib.js"), "lib.js");
-        assert_eq!(resolve_path("executor.js", "/lib.js"), "lib.js");
-        assert_eq!(resolve_path("lib/a.js", "./b.js"), "lib/b.js");
-        assert_eq!(resolve_path("lib/a.js", "b.js"), "lib/b.js");
-        assert_eq!(resolve_path("lib/a.js", "../b.js"), "b.js");
-        assert_eq!(resolve_path("lib/a.js", "/b.js"), "b.js");
-        assert_eq!(resolve_path("a.js", "../../b.js"), "b.js");
+        let ok = |name: &str| Ok(name.to_string());
+        assert_eq!(resolve_path("executor.js", "./lib.js"), ok("lib.js"));
+        assert_eq!(resolve_path("executor.js", "/lib.js"), ok("lib.js"));
+        assert_eq!(resolve_path("lib/a.js", "./b.js"), ok("lib/b.js"));
+        assert_eq!(resolve_path("lib/a.js", "b.js"), ok("lib/b.js"));
+        assert_eq!(resolve_path("lib/a.js", "../b.js"), ok("b.js"));
+        assert_eq!(resolve_path("lib/a.js", "/b.js"), ok("b.js"));
+        assert_eq!(resolve_path("a.js", "../b.js"), Err("b.js".to_string()));
     }
 
     #[test]

@@ -28,6 +28,7 @@ use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
 use super::modules::{
     MAIN_MODULE, ModuleMap, check_names, check_syntax, module_map, unchecked_name,
+    written_specifier,
 };
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, SandboxContext, internal_object};
@@ -296,6 +297,15 @@ impl Session {
                 start_failure(ctx, error, source, &modules)
             };
             let internal: Object = internal_object(&ctx)
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            // No global scope left over from an earlier run of this sandbox.
+            let leave: Function = internal
+                .get("leaveGlobalScope")
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            leave
+                .call::<_, ()>(())
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
             // Every module is compiled when the worker starts, imported or not.
@@ -720,7 +730,26 @@ fn translate_at(
                 column,
             })
         });
-    translate_message(message, position)
+    let text = translate_message(message, position);
+    written_module_name(text, modules)
+}
+
+/// A link error names the module as the importing module wrote its specifier (V8's words),
+/// where QuickJS names it by its resolved name.
+fn written_module_name(text: String, modules: &BTreeMap<String, String>) -> String {
+    let Some(rest) = text.strip_prefix("The requested module '") else {
+        return text;
+    };
+    let Some((resolved, tail)) = rest.split_once('\'') else {
+        return text;
+    };
+    let Some(export) = tail.rsplit('\'').nth(1) else {
+        return text;
+    };
+    match written_specifier(modules, resolved, export) {
+        Some(written) => format!("The requested module '{written}'{tail}"),
+        None => text,
+    }
 }
 
 /// `(file, line, column)` of every frame in a QuickJS stack.

@@ -692,6 +692,10 @@ pub(super) fn translate_syntax_error(
     let Some(first) = rest.chars().next() else {
         return "Unexpected end of input".into();
     };
+    // A backslash outside a string or an identifier's escape is no token at all.
+    if first == '\\' {
+        return "Invalid or unexpected token".into();
+    }
     // `(a?: T) =>` (TypeScript's optional parameter): V8 reads `a ? ...` as a conditional
     // and stops at the `:`.
     if let Some(after) = rest.strip_prefix('?')
@@ -819,6 +823,19 @@ const PUNCTUATORS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stray_backslash_is_no_token() {
+        assert_eq!(
+            translate_syntax_error(
+                "unexpected token in expression: '\\'",
+                "const a = 1;\\nreturn a",
+                1,
+                13
+            ),
+            "Invalid or unexpected token"
+        );
+    }
 
     #[test]
     fn link_errors_are_worded_as_v8_words_them() {
