@@ -86,6 +86,27 @@
   console.error = (...a) => { host.log(2, render(a)); };
   globalThis.console = console;
 
+  const MODULE_NAMESPACE = "[object Module]";
+  const ownDescriptor = Object.getOwnPropertyDescriptor;
+  const isModuleNamespace = (o) => {
+    const tag = ownDescriptor(o, Symbol.toStringTag);
+    return tag !== undefined && tag.value === "Module" && !tag.configurable && !tag.writable;
+  };
+
+  // Global scope: Workers evaluates a module (imported statically or with import(), at any
+  // point of the run) as global scope, where timers, random values and I/O are refused. The
+  // module loader enters it for every module it loads; each module's last statement leaves
+  // it once the reactions its body queued have run (see isolate/modules.rs); the run loop
+  // leaves it whatever is left when the job queue is empty.
+  const GLOBAL_SCOPE = "Disallowed operation called within global scope. Asynchronous I/O (ex: fetch() or connect()), setting a timeout, and generating random values are not allowed within global scope. To fix this error, perform this operation within a handler. https://developers.cloudflare.com/workers/runtime-apis/handlers/";
+  const ErrorClass = Error;
+  const resolvedPromise = Promise.resolve();
+  const promiseThen = Promise.prototype.then;
+  let globalScope = 0;
+  const refuseInGlobalScope = () => {
+    if (globalScope > 0) throw new ErrorClass(GLOBAL_SCOPE);
+  };
+
   // Timers on the host clock, at most MAX_TIMERS active at once as on Workers (which also
   // counts the executor's own timeout timer once the program's synchronous start returned,
   // and refuses the next with the same QuotaExceededError).
@@ -109,10 +130,12 @@
       host.clearTimer(id);
     }
   };
-  globalThis.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
-  globalThis.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);
-  globalThis.clearTimeout = clearTimer;
-  globalThis.clearInterval = clearTimer;
+  globalThis.setTimeout = (fn, ms, ...args) => { refuseInGlobalScope(); return addTimer(fn, ms, args, false); };
+  globalThis.setInterval = (fn, ms, ...args) => { refuseInGlobalScope(); return addTimer(fn, ms, args, true); };
+  // (Named as before the global-scope check wrapped it.)
+  const guardedClear = { clearTimer: (id) => { refuseInGlobalScope(); clearTimer(id); } }.clearTimer;
+  globalThis.clearTimeout = guardedClear;
+  globalThis.clearInterval = guardedClear;
 
   // V8's wording and refusals where QuickJS's differ and programs read them: JSON errors
   // (a host parses them out of a tool's text), the UTC zone name of Date strings, and code
@@ -484,6 +507,13 @@
           (error) => { if (state === 0) { state = 2; settledError = error; } },
         );
     },
+    // Global scope (above): entered per module loaded, left per module evaluated.
+    enterGlobalScope() { globalScope += 1; },
+    moduleEvaluated() {
+      promiseThen.call(resolvedPromise, () => { if (globalScope > 0) globalScope -= 1; });
+    },
+    leaveGlobalScope() { globalScope = 0; },
+    refuseInGlobalScope,
     // Intrinsics for cloning the result.
     dateValue: (d) => getTime.call(d),
     mapEntries: (m) => arrayFrom(mapEntries.call(m)),
@@ -508,6 +538,9 @@
       // and their subclasses; their prototypes carry this mark, see isolate/web) cross like
       // plain objects.
       if (proto !== null && carried(o)) return "";
+      // A module namespace object (null prototype, a fixed `Module` tag): V8 names it by its
+      // tag when it refuses it.
+      if (proto === null && isModuleNamespace(o)) return MODULE_NAMESPACE;
       // Workers RPC refuses a null-prototype object as it refuses a class instance.
       if (proto === null) return "Object";
       const ctor = proto.constructor;

@@ -248,6 +248,11 @@ impl<'js> Cloner<'_, 'js> {
             )));
         }
         let Text(type_name) = self.helper("typeName")?.call((object.clone(),))?;
+        if type_name == "[object Module]" {
+            return Err(CloneError::Uncloneable(format!(
+                "{type_name} could not be cloned."
+            )));
+        }
         if !type_name.is_empty() {
             // A boxed primitive crosses as structured clone carries it; its projection is
             // the primitive's.

@@ -8,9 +8,11 @@ use std::collections::BTreeMap;
 
 use rquickjs::{CaughtError, Ctx, Object, Value};
 
-use super::modules::MAIN_MODULE;
+use super::modules::{MAIN_MODULE, unchecked_name, written_specifier};
 use super::text::{CoercedText, Text};
-use super::v8_messages::{SourcePosition, translate_message, translate_syntax_error};
+use super::v8_messages::{
+    SourcePosition, translate_message, translate_syntax_error, undefined_export,
+};
 use crate::Error;
 use crate::protocol::RunError;
 
@@ -57,7 +59,26 @@ pub(super) fn translate_at(
                 column,
             })
         });
-    translate_message(message, position)
+    let text = translate_message(message, position);
+    written_module_name(text, modules)
+}
+
+/// A link error names the module as the importing module wrote its specifier (V8's words),
+/// where QuickJS names it by its resolved name.
+fn written_module_name(text: String, modules: &BTreeMap<String, String>) -> String {
+    let Some(rest) = text.strip_prefix("The requested module '") else {
+        return text;
+    };
+    let Some((resolved, tail)) = rest.split_once('\'') else {
+        return text;
+    };
+    let Some(export) = tail.rsplit('\'').nth(1) else {
+        return text;
+    };
+    match written_specifier(modules, resolved, export) {
+        Some(written) => format!("The requested module '{written}'{tail}"),
+        None => text,
+    }
 }
 
 /// `(file, line, column)` of every frame in a QuickJS stack.
@@ -111,13 +132,39 @@ fn syntax_message(
     match stack_positions(stack).into_iter().next() {
         Some((file, line, column)) => {
             let source = modules
-                .get(&file)
+                .get(unchecked_name(&file))
                 .map(String::as_str)
                 .unwrap_or(fallback_source);
             translate_syntax_error(message, source, line, column)
         }
-        None => message.to_string(),
+        None => undefined_export(message).unwrap_or_else(|| message.to_string()),
     }
+}
+
+/// A module that does not parse, as the worker's start failure: V8's text, then the module
+/// and line (and column, when the token does not start its line).
+pub(super) fn module_syntax_failure(
+    error: CaughtError<'_>,
+    modules: &BTreeMap<String, String>,
+) -> StartFailure {
+    let place = match &error {
+        CaughtError::Exception(exception) => exception
+            .as_object()
+            .get::<_, String>("stack")
+            .ok()
+            .and_then(|stack| stack_positions(&stack).into_iter().next()),
+        _ => None,
+    };
+    let mut text = start_failure_text(error, "", modules);
+    if let Some((file, line, column)) = place {
+        let name = unchecked_name(&file);
+        text.push_str(&if column <= 1 {
+            format!("\n  at {name}:{line}")
+        } else {
+            format!("\n  at {name}:{line}:{column}")
+        });
+    }
+    StartFailure::Text(text)
 }
 
 /// Where a syntax error in the program's own module is: its (line, column) in the module

@@ -1,15 +1,28 @@
-//! The request's module map, importable statically and with `import()`.
+//! The request's module map, importable statically and with `import()`, as the reference's
+//! Dynamic Worker loads it.
 //!
-//! Names resolve exactly (a leading `./` is also accepted). Sources stay in the map for the
-//! whole run, so a module can be imported from any number of places (rquickjs's
-//! `BuiltinLoader` removes a source on first load, which is why this loader exists).
+//! - **Names**: every name must end in `.js`; a `.py` name is a Python module the worker
+//!   refuses, any other is refused with Workers' text ([`check_names`]). A module named
+//!   `executor.js` is dropped (upstream drops it: that name is the program's own module).
+//! - **Syntax**: every module is compiled when the run starts, imported or not; the first
+//!   that does not parse fails the start with V8's text and its place ([`check_syntax`]).
+//! - **Resolution**: a specifier resolves against the importing module's directory, as a URL
+//!   path does (`./b.js` and `b.js` inside `lib/a.js` are `lib/b.js`, `../b.js` is `b.js`, a
+//!   leading `/` is the root).
+//! - **Global scope**: a module's evaluation is Workers' global scope (timers, random values
+//!   and I/O refused): the loader enters it for every module it loads, and the module's last
+//!   statement leaves it once the reactions its body queued have run.
+//!
+//! Sources stay in the map for the whole run, so a module can be imported from any number
+//! of places (rquickjs's `BuiltinLoader` removes a source on first load, which is why this
+//! loader exists).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::module::Declared;
-use rquickjs::{Ctx, Exception, Module};
+use rquickjs::{CatchResultExt, CaughtError, Ctx, Exception, Function, Module};
 
 /// The name the program's own module is declared under (the reference's `mainModule`).
 pub(super) const MAIN_MODULE: &str = "executor.js";
@@ -42,6 +55,157 @@ pub(super) fn imports_statically(source: &str, name: &str) -> bool {
     })
 }
 
+/// The `import.meta` key of the function a module's last statement calls: the module's
+/// evaluation is over (deleted when called, so the program never sees it).
+const EVALUATED_KEY: &str = "codemode.evaluated";
+
+/// What the loader appends to a module: on a line of its own, so that every position in the
+/// module's text stays where it was.
+fn evaluated_suffix() -> String {
+    format!(
+        "\n;{{ const evaluated = import.meta[{EVALUATED_KEY:?}]; delete import.meta[{EVALUATED_KEY:?}]; evaluated(); }}\n"
+    )
+}
+
+/// The request's modules as the reference's worker takes them: `executor.js` (the program's
+/// own module's name) is dropped, as upstream drops it.
+pub(super) fn module_map(modules: Option<&BTreeMap<String, String>>) -> BTreeMap<String, String> {
+    let mut map = modules.cloned().unwrap_or_default();
+    map.remove(MAIN_MODULE);
+    map
+}
+
+/// Workers' refusal of a module name it cannot type: a name must end in `.js` (a `.py` name
+/// is a Python module, which a JavaScript main module cannot load).
+pub(super) fn check_names(modules: &BTreeMap<String, String>) -> Result<(), String> {
+    for name in modules.keys() {
+        if name.ends_with(".js") {
+            continue;
+        }
+        if name.ends_with(".py") {
+            return Err(format!(
+                "Module \"{name}\" is a Python module, but the main module isn't a Python module."
+            ));
+        }
+        let typescript = if name.ends_with(".ts") {
+            ". If you're trying to load TypeScript, bundle it first with '@cloudflare/worker-bundler' and pass the generated JavaScript modules."
+        } else {
+            ""
+        };
+        return Err(format!(
+            "Module name must end with '.js' or '.py' (or the content must be an object indicating the type explicitly). Got: {name}{typescript}"
+        ));
+    }
+    Ok(())
+}
+
+/// The prefix of the name a module is compiled under for the start's syntax check: one no
+/// specifier resolves to, so that the module itself is declared later, by the loader, under
+/// its own name. The resolver refuses every import of a module so named (the check parses;
+/// it loads nothing).
+const CHECK_PREFIX: &str = "codemode-syntax-check:";
+
+/// The name a module is compiled under for the start's syntax check.
+pub(super) fn checked_name(name: &str) -> String {
+    format!("codemode-syntax-check:{name}")
+}
+
+/// The module name a check name stands for.
+pub(super) fn unchecked_name(file: &str) -> &str {
+    file.strip_prefix("codemode-syntax-check:").unwrap_or(file)
+}
+
+/// Compiles every module (imported or not), as the worker does when it starts: the first
+/// that does not parse is the start's failure, as the caught error.
+pub(super) fn check_syntax<'js>(
+    ctx: &Ctx<'js>,
+    modules: &BTreeMap<String, String>,
+) -> Result<(), CaughtError<'js>> {
+    for (name, source) in modules {
+        match Module::declare(ctx.clone(), checked_name(name), source.as_str()).catch(ctx) {
+            Ok(_) => {}
+            // The module parsed; its imports, which the check does not follow, were refused.
+            Err(CaughtError::Exception(e))
+                if e.as_object().get::<_, String>("name").ok().as_deref()
+                    != Some("SyntaxError") => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+/// `specifier` resolved against the directory of `base`, as a URL path: `.` and `..`
+/// segments folded, a leading `/` from the root. A `..` above the root is no module's name:
+/// `Err` with the name folded at the root.
+pub(super) fn resolve_path(base: &str, specifier: &str) -> Result<String, String> {
+    let mut segments: Vec<&str> = Vec::new();
+    if !specifier.starts_with('/') {
+        segments.extend(base.split('/'));
+        segments.pop();
+    }
+    let mut above_root = false;
+    for segment in specifier.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => above_root |= segments.pop().is_none(),
+            other => segments.push(other),
+        }
+    }
+    let name = segments.join("/");
+    if above_root { Err(name) } else { Ok(name) }
+}
+
+/// The specifier as a module wrote it that names `resolved` in an import of `export` (V8
+/// names a module by the specifier in a link error): the first import or re-export
+/// declaration whose specifier resolves to `resolved` and whose clause names `export` (any
+/// clause, for `default`, which a default import does not spell).
+pub(super) fn written_specifier(
+    modules: &BTreeMap<String, String>,
+    resolved: &str,
+    export: &str,
+) -> Option<String> {
+    modules.iter().find_map(|(name, source)| {
+        declarations(source)
+            .into_iter()
+            .find(|(clause, spec)| {
+                (export == "default" || clause.contains(export))
+                    && resolve_path(name, spec).is_ok_and(|r| r == resolved)
+            })
+            .map(|(_, spec)| spec)
+    })
+}
+
+/// Every `import … from "spec"` / `export … from "spec"` in `source`: the clause between the
+/// keyword and `from`, and the specifier.
+fn declarations(source: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (at, _) in source.match_indices("from") {
+        let rest = source[at + 4..].trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = rest[1..].find(quote) else {
+            continue;
+        };
+        let before = &source[..at];
+        let start = before
+            .rfind("import")
+            .into_iter()
+            .chain(before.rfind("export"))
+            .max()
+            .unwrap_or(0);
+        found.push((before[start..].to_string(), rest[1..1 + end].to_string()));
+    }
+    found
+}
+
+/// Why a specifier names no module: the map lacks the resolved name, or the specifier climbs
+/// above the root.
+enum Missing {
+    Absent(String),
+    AboveRoot(String),
+}
+
 /// Resolves and loads names from one request's module map.
 #[derive(Clone)]
 pub(super) struct ModuleMap(pub Arc<BTreeMap<String, String>>);
@@ -61,12 +225,16 @@ impl ModuleMap {
             .is_some_and(|source| imports_statically(source, name))
     }
 
-    fn lookup(&self, name: &str) -> Option<&str> {
-        if self.0.contains_key(name) {
-            return Some(self.0.get_key_value(name)?.0);
+    /// The module `name` names from `base`, resolved against `base`'s directory (the
+    /// program's own module is `executor.js`, at the root), or the resolved name it lacks.
+    fn lookup(&self, base: &str, name: &str) -> Result<String, Missing> {
+        match resolve_path(base, name) {
+            Ok(resolved) if self.0.contains_key(&resolved) || resolved == MAIN_MODULE => {
+                Ok(resolved)
+            }
+            Ok(resolved) => Err(Missing::Absent(resolved)),
+            Err(resolved) => Err(Missing::AboveRoot(resolved)),
         }
-        let bare = name.strip_prefix("./")?;
-        Some(self.0.get_key_value(bare)?.0)
     }
 }
 
@@ -78,13 +246,23 @@ impl Resolver for ModuleMap {
         name: &str,
         _attributes: Option<ImportAttributes<'js>>,
     ) -> rquickjs::Result<String> {
-        match self.lookup(name) {
-            Some(found) => Ok(found.to_string()),
-            None => {
-                let text = if self.static_import(ctx, base, name) {
-                    missing_module_text(name, base)
-                } else {
-                    missing_dynamic_module_text(name)
+        if base.starts_with(CHECK_PREFIX) {
+            return Err(Exception::throw_message(
+                ctx,
+                "the syntax check loads no module",
+            ));
+        }
+        match self.lookup(base, name) {
+            Ok(found) => Ok(found),
+            Err(missing) => {
+                let text = match (missing, self.static_import(ctx, base, name)) {
+                    (Missing::AboveRoot(_), true) => {
+                        format!("Invalid module specifier \"{name}\".\n  imported from \"{base}\".")
+                    }
+                    (Missing::Absent(resolved), true) => missing_module_text(&resolved, base),
+                    (Missing::Absent(resolved) | Missing::AboveRoot(resolved), false) => {
+                        missing_dynamic_module_text(&resolved)
+                    }
                 };
                 Err(Exception::throw_message(ctx, &text))
             }
@@ -100,7 +278,21 @@ impl Loader for ModuleMap {
         _attributes: Option<ImportAttributes<'js>>,
     ) -> rquickjs::Result<Module<'js, Declared>> {
         match self.0.get(name) {
-            Some(source) => Module::declare(ctx.clone(), name, source.as_str()),
+            Some(source) => {
+                // The module evaluates next (in the same job): global scope, until its last
+                // statement says it is over.
+                let internal = super::hook::internal_object(ctx)?;
+                let module =
+                    Module::declare(ctx.clone(), name, format!("{source}{}", evaluated_suffix()))?;
+                let evaluated: Function = internal.get("moduleEvaluated")?;
+                module.meta()?.prop(
+                    EVALUATED_KEY,
+                    rquickjs::object::Property::from(evaluated).configurable(),
+                )?;
+                let enter: Function = internal.get("enterGlobalScope")?;
+                enter.call::<_, ()>(())?;
+                Ok(module)
+            }
             None => Err(Exception::throw_message(
                 ctx,
                 &missing_module_text(name, MAIN_MODULE),
@@ -111,7 +303,41 @@ impl Loader for ModuleMap {
 
 #[cfg(test)]
 mod tests {
-    use super::imports_statically;
+    use std::collections::BTreeMap;
+
+    use super::{imports_statically, resolve_path, written_specifier};
+
+    #[test]
+    fn a_link_error_finds_the_specifier_its_importer_wrote() {
+        let modules: BTreeMap<String, String> = [
+            (
+                "lib/a.js",
+                "import { nope } from './util.js'; export const y = 1",
+            ),
+            ("b.js", "import { x } from '/lib/util.js'"),
+            ("c.js", "import d from \"../lib/util.js\""),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let found = |export| written_specifier(&modules, "lib/util.js", export);
+        assert_eq!(found("nope").as_deref(), Some("./util.js"));
+        assert_eq!(found("x").as_deref(), Some("/lib/util.js"));
+        assert_eq!(found("missing"), None);
+        assert_eq!(written_specifier(&modules, "other.js", "x"), None);
+    }
+
+    #[test]
+    fn specifiers_resolve_against_the_importing_module_directory() {
+        let ok = |name: &str| Ok(name.to_string());
+        assert_eq!(resolve_path("executor.js", "./lib.js"), ok("lib.js"));
+        assert_eq!(resolve_path("executor.js", "/lib.js"), ok("lib.js"));
+        assert_eq!(resolve_path("lib/a.js", "./b.js"), ok("lib/b.js"));
+        assert_eq!(resolve_path("lib/a.js", "b.js"), ok("lib/b.js"));
+        assert_eq!(resolve_path("lib/a.js", "../b.js"), ok("b.js"));
+        assert_eq!(resolve_path("lib/a.js", "/b.js"), ok("b.js"));
+        assert_eq!(resolve_path("a.js", "../b.js"), Err("b.js".to_string()));
+    }
 
     #[test]
     fn static_imports_are_told_from_dynamic_ones() {

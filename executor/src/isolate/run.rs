@@ -25,13 +25,13 @@ use tokio::task::AbortHandle;
 use super::bounds::{Interrupt, RunClock};
 use super::clone::{CloneError, clone_value};
 use super::failure::{
-    START_FAILED, StartFailure, quickjs_failure, rendered_error, start_failure, syntax_location,
-    translate_at,
+    START_FAILED, StartFailure, module_syntax_failure, quickjs_failure, rendered_error,
+    start_failure, syntax_location, translate_at,
 };
 use super::hook::internal_object;
 use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
-use super::modules::{MAIN_MODULE, ModuleMap};
+use super::modules::{MAIN_MODULE, ModuleMap, check_names, check_syntax, module_map};
 use super::proxies::bind_providers;
 use super::sandbox::{Sandbox, SandboxContext};
 use super::text::CoercedText;
@@ -138,7 +138,7 @@ pub(super) async fn run(
         Some(Outbound::Blocked) | None => None,
     };
     rt.set_max_stack_size(limits.max_stack_bytes);
-    let modules = Arc::new(request.modules.clone().unwrap_or_default());
+    let modules = Arc::new(module_map(request.modules.as_ref()));
     rt.set_loader(ModuleMap(modules.clone()), ModuleMap(modules.clone()));
     let clock = RunClock::new(
         limits.bound,
@@ -298,6 +298,8 @@ impl Session {
         // The program's first line is the module's second: a syntax error's line in the
         // module, less one, is its line in the request's code (when no import was moved).
         let locatable = imports.is_empty();
+        // The worker types every module by its name before anything runs.
+        check_names(&self.modules).map_err(StartFailure::Text)?;
         self.main_source =
             format!("{imports};export default {THIS_OPEN}\n{body}\n){THIS_CLOSE};\n");
         self.host.borrow_mut().sources = Some((self.main_source.clone(), self.modules.clone()));
@@ -313,6 +315,17 @@ impl Session {
             let internal: Object = internal_object(&ctx)
                 .catch(&ctx)
                 .map_err(|e| fail(&ctx, e, ""))?;
+            // No global scope left over from an earlier run of this sandbox.
+            let leave: Function = internal
+                .get("leaveGlobalScope")
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            leave
+                .call::<_, ()>(())
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            // Every module is compiled when the worker starts, imported or not.
+            check_syntax(&ctx, &modules).map_err(|e| module_syntax_failure(e, &modules))?;
             let fail_provider =
                 |e: CaughtError<'_>, source: &str| start_failure(&ctx, e, source, &modules);
             bind_providers(&ctx, &internal, &request.providers, &fail_provider)?;
@@ -378,7 +391,20 @@ impl Session {
         loop {
             match self.rt.execute_pending_job() {
                 Ok(true) => {}
-                Ok(false) => break,
+                Ok(false) => {
+                    if !self.modules.is_empty() {
+                        // Whatever module evaluation left unfinished (a module that threw, a
+                        // link that failed) is over once the queue is empty.
+                        self.ctx.with(|ctx| {
+                            let leave = internal_object(&ctx)
+                                .and_then(|i| i.get::<_, Function>("leaveGlobalScope"));
+                            if let Ok(leave) = leave {
+                                let _ = leave.call::<_, ()>(()).catch(&ctx);
+                            }
+                        });
+                    }
+                    break;
+                }
                 Err(job) => {
                     job.0.with(|ctx| {
                         let _ = ctx.catch();

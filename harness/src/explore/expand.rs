@@ -9,6 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use indexmap::IndexMap;
+
 use super::generator::{Generator, Piece, Template, pieces};
 
 /// How many draws a template gets to find a program not drawn before, before it counts as
@@ -27,6 +29,8 @@ pub struct Program {
     pub template: usize,
     /// The program, its holes filled in.
     pub code: String,
+    /// Its template's module map, filled with the same values as its code.
+    pub modules: IndexMap<String, String>,
     /// Every value its holes took, as filled in (for abstracting names and values out of the
     /// texts a difference is grouped by).
     pub values: Vec<String>,
@@ -48,15 +52,16 @@ pub fn expand(generator: &Generator, count: usize, seed: u64) -> Vec<Program> {
         let template = &generator.templates[index];
         let drawn = (0..DRAWS)
             .map(|_| fill(template, &mut rng))
-            .find(|(code, _)| !seen.contains(code));
+            .find(|drawn| !seen.contains(&drawn.key()));
         match drawn {
-            Some((code, values)) => {
-                seen.insert(code.clone());
+            Some(drawn) => {
+                seen.insert(drawn.key());
                 programs.push(Program {
                     number: programs.len() + 1,
                     template: index,
-                    code,
-                    values,
+                    code: drawn.code,
+                    modules: drawn.modules,
+                    values: drawn.values,
                 });
             }
             None => exhausted[index] = true,
@@ -65,16 +70,50 @@ pub fn expand(generator: &Generator, count: usize, seed: u64) -> Vec<Program> {
     programs
 }
 
-/// One draw of a template: the program's text and the values its holes took.
-fn fill(template: &Template, rng: &mut fastrand::Rng) -> (String, Vec<String>) {
+/// One draw of a template: the program's text, its modules and the values its holes took.
+struct Drawn {
+    code: String,
+    modules: IndexMap<String, String>,
+    values: Vec<String>,
+}
+
+impl Drawn {
+    /// What tells two draws apart: the code and every module.
+    fn key(&self) -> String {
+        let mut key = self.code.clone();
+        for (name, source) in &self.modules {
+            key.push('\u{0}');
+            key.push_str(name);
+            key.push('\u{0}');
+            key.push_str(source);
+        }
+        key
+    }
+}
+
+fn fill(template: &Template, rng: &mut fastrand::Rng) -> Drawn {
     let mut bound: HashMap<String, String> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
     let code = render(&template.code, template, rng, &mut bound, &mut order, 0);
+    let modules = template
+        .modules
+        .iter()
+        .map(|(name, source)| {
+            (
+                render(name, template, rng, &mut bound, &mut order, 0),
+                render(source, template, rng, &mut bound, &mut order, 0),
+            )
+        })
+        .collect();
     let values = order
         .into_iter()
         .map(|token| bound[&token].clone())
         .collect();
-    (code, values)
+    Drawn {
+        code,
+        modules,
+        values,
+    }
 }
 
 fn render(

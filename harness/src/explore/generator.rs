@@ -22,6 +22,8 @@
 //!     code: 'async () => { const { {{name}} } = {{nothing}}; return {{name}} }'
 //!     slots:                                   # optional, lists of this template only
 //!       name: [a, b]
+//!     modules:                                 # optional, the program's module map
+//!       lib.js: 'export const {{name}} = 1'    # sources take holes, bound with the code's
 //! ```
 //!
 //! A hole is `{{list}}` or `{{list.tag}}`. Every hole with the same text takes the same value
@@ -70,6 +72,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "harness/generators/event-loop.yaml",
         include_str!("../../generators/event-loop.yaml"),
     ),
+    (
+        "modules",
+        "harness/generators/modules.yaml",
+        include_str!("../../generators/modules.yaml"),
+    ),
 ];
 
 /// A loaded, checked generator.
@@ -98,6 +105,9 @@ pub struct Template {
     pub about: Option<String>,
     /// The template's code, with `{{…}}` holes.
     pub code: String,
+    /// The template's module map (name to source, both holding holes), added to the
+    /// generator's `options.modules` for each of its programs.
+    pub modules: IndexMap<String, String>,
     /// The line of the template's `id`.
     pub line: u64,
     /// List name → its values, for the holes.
@@ -138,6 +148,8 @@ struct RawTemplate {
     code: Spanned<String>,
     #[serde(default)]
     slots: IndexMap<String, Spanned<Vec<Spanned<Value>>>>,
+    #[serde(default)]
+    modules: IndexMap<String, Spanned<String>>,
 }
 
 /// Finds a generator: a path to a file (anything naming an existing file, or with a `/` or
@@ -245,6 +257,29 @@ fn check(name: &str, file: &Path, text: &str, problems: &mut Vec<Problem>) -> Op
                 }
             }
         }
+        // Every hole of a module's name and source names a list too.
+        for (name, source) in &template.modules {
+            for text in [name.as_str(), source.value.as_str()] {
+                match pieces(text) {
+                    Err(message) => problems.push(problem_at(
+                        file,
+                        source,
+                        format!("template {id}, module {name}: {message}"),
+                    )),
+                    Ok(text_pieces) => {
+                        for hole in holes(&text_pieces) {
+                            if !slots.contains_key(&hole.list) {
+                                problems.push(problem_at(
+                                    file,
+                                    source,
+                                    unknown_list(&id, &hole.list, &slots),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         for (list, (values, spans)) in &own {
             for (value, span) in values.iter().zip(spans) {
                 match pieces(value) {
@@ -278,6 +313,11 @@ fn check(name: &str, file: &Path, text: &str, problems: &mut Vec<Problem>) -> Op
             id,
             about: template.about.clone(),
             code: template.code.value.clone(),
+            modules: template
+                .modules
+                .iter()
+                .map(|(name, source)| (name.clone(), source.value.clone()))
+                .collect(),
             line: template.id.referenced.line(),
             slots,
         });

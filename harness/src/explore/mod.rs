@@ -60,13 +60,19 @@ pub struct Exploration {
     pub restarts: Vec<(String, usize)>,
 }
 
-/// The case a program runs as: the generator's providers and options, the program's code.
+/// The case a program runs as: the generator's providers and options (its module map with
+/// the program's modules added), the program's code.
 pub fn case_for(generator: &Generator, program: &Program) -> Case {
     let template = &generator.templates[program.template];
+    let mut options = generator.options.clone();
+    if !program.modules.is_empty() {
+        let modules = options.modules.get_or_insert_with(Default::default);
+        modules.extend(program.modules.clone());
+    }
     Case {
         about: template.about.clone(),
         tools: CaseTools::Providers(generator.providers.clone()),
-        options: generator.options.clone(),
+        options,
         ..Case::program(
             format!("explore/{}-{}", template.id, program.number),
             program.code.clone(),

@@ -126,6 +126,7 @@ mod tests {
             number: 1,
             template,
             code: String::new(),
+            modules: Default::default(),
             values: values.iter().map(|v| v.to_string()).collect(),
         }
     }

@@ -54,11 +54,17 @@ fn expansion_is_the_same_for_a_seed_and_reaches_every_template() {
             generator.templates.len(),
             "{name}: every template"
         );
-        let distinct: std::collections::HashSet<&str> =
-            first.iter().map(|p| p.code.as_str()).collect();
+        // A program is its code and its module map.
+        let distinct: std::collections::HashSet<(&str, Vec<(&String, &String)>)> = first
+            .iter()
+            .map(|p| (p.code.as_str(), p.modules.iter().collect()))
+            .collect();
         assert_eq!(distinct.len(), first.len(), "{name}: programs are distinct");
         assert!(
-            first.iter().all(|p| !p.code.contains("{{")),
+            first.iter().all(|p| !p.code.contains("{{")
+                && p.modules
+                    .iter()
+                    .all(|(n, s)| !n.contains("{{") && !s.contains("{{"))),
             "{name}: every hole is filled"
         );
     }
@@ -315,4 +321,44 @@ async fn a_recorded_column_is_compared_with_a_fresh_run_of_ours() {
         .expect("refused")
         .to_string();
     assert!(refused.contains("records another program"), "{refused}");
+}
+
+#[test]
+fn a_template_module_map_is_filled_with_the_program_values_and_joins_the_options() {
+    let text = r#"options: { timeout_ms: 5000, modules: { shared.js: 'export const s = 1' } }
+slots:
+  mod: [a.js, b.js]
+  ex: [x, y]
+templates:
+  - id: graph
+    code: 'async () => (await import("{{mod}}")).{{ex}}'
+    modules:
+      '{{mod}}': 'export const {{ex}} = 1'
+  - id: broken
+    code: 'async () => 1'
+    modules:
+      m.js: 'export const {{nolist}} = 1'
+"#;
+    let refused = generator::load("graphs", Path::new("graphs.yaml"), text)
+        .expect_err("a module's hole naming no list is refused");
+    assert!(refused.to_string().contains("{{nolist}}"), "{refused}");
+    let text = text.split("  - id: broken").next().unwrap();
+    let generator = generator::load("graphs", Path::new("graphs.yaml"), text).unwrap();
+    let programs = expand(&generator, 10, 1);
+    assert_eq!(programs.len(), 4, "two names times two exports");
+    for program in &programs {
+        let (name, source) = program.modules.first().expect("the template's module");
+        assert!(program.code.contains(&format!("import(\"{name}\")")));
+        let export = source
+            .trim_start_matches("export const ")
+            .trim_end_matches(" = 1");
+        assert!(program.code.ends_with(&format!(".{export}")), "{program:?}");
+        let case = case_for(&generator, program);
+        let modules = case.options.modules.expect("the case has modules");
+        assert_eq!(
+            modules.get("shared.js").map(String::as_str),
+            Some("export const s = 1")
+        );
+        assert_eq!(modules.get(name), Some(source));
+    }
 }

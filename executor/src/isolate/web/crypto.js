@@ -651,6 +651,7 @@
       return out;
     }
     async generateKey(algorithm, extractable, usages) {
+      native.refuseInGlobalScope();
       const key = generateKeySync(algorithm, extractable, usages);
       if (key instanceof CryptoKey && keys.get(key).usages.length === 0) throw fail("SyntaxError", "Secret/private CryptoKeys must have at least one usage.");
       return key;
@@ -740,6 +741,7 @@
     constructor(key) { if (key !== creating) throw new TypeError("Illegal constructor"); }
     get subtle() { return subtle; }
     getRandomValues(array) {
+      native.refuseInGlobalScope();
       if (!INTEGER_VIEWS.some((C) => array instanceof C)) {
         throw fail("TypeMismatchError", "ArrayBufferView argument to getRandomValues() must be an integer-typed view.");
       }
@@ -750,6 +752,7 @@
       return array;
     }
     randomUUID() {
+      native.refuseInGlobalScope();
       const b = random(16);
       b[6] = (b[6] & 0x0f) | 0x40;
       b[8] = (b[8] & 0x3f) | 0x80;

@@ -444,6 +444,7 @@
   });
 
   async function fetch(input, init) {
+    native.refuseInGlobalScope();
     const request = new Request(input, init);
     if (!native.outbound || !native.outbound.enabled()) throw new Error(BLOCKED);
     // fetch(request) takes the request's own body.

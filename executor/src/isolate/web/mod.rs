@@ -221,6 +221,16 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
             ctx.json_parse(include_str!("compatibility-flags.json"))
         })?,
     )?;
+    // Workers refuses random values and I/O in global scope (a module's evaluation); the
+    // sandbox's internal object knows whether a module is evaluating.
+    natives.set(
+        "refuseInGlobalScope",
+        Function::new(ctx.clone(), |ctx: Ctx<'js>| -> rquickjs::Result<()> {
+            let internal = super::hook::internal_object(&ctx)?;
+            let refuse: Function = internal.get("refuseInGlobalScope")?;
+            refuse.call(())
+        })?,
+    )?;
     natives.set(
         "load",
         Function::new(
