@@ -1,5 +1,6 @@
 //! A module map: modules the program may import, statically or with `import()`, by exact
-//! name. A module outside the map does not load.
+//! name (a module's own imports resolve against its folder, as URL paths do). A module
+//! outside the map does not load.
 //!
 //! `cargo run -p codemode-executor --example module_map`
 
@@ -11,7 +12,7 @@ async fn run() -> Result<Vec<String>, Error> {
         .module("lib/math.js", "export const double = (x) => 2 * x;")
         .module(
             "lib/greet.js",
-            "import { double } from 'lib/math.js'; export default (name) => `hi ${name} x${double(2)}`;",
+            "import { double } from './math.js'; export default (name) => `hi ${name} x${double(2)}`;",
         );
     let code = r#"import { double } from "lib/math.js";
 async () => {

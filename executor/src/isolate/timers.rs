@@ -6,7 +6,10 @@
 //! the loop's clock when it was set plus its delay in whole milliseconds. The clock stands
 //! still while the program runs; when the loop fires a timer, the clock moves to that
 //! timer's deadline (not to the wall clock, which a loaded machine reads late), so every
-//! deadline is a function of the program and the delays alone. Due timers fire by deadline,
+//! deadline is a function of the program and the delays alone, except that the clock never
+//! lags the wall clock by more than [`MAX_LAG`]: timers that re-arm at the same instant
+//! forever (zero-delay intervals) would otherwise hold it still, and a later timer would never
+//! come due, where the reference's clock moves with each turn. Due timers fire by deadline,
 //! then by sequence: the order in which each was set, or re-armed (an interval is re-armed
 //! after its callback ran). Timers still pending when the program settles are dropped with
 //! the run.
@@ -39,6 +42,11 @@ struct Entry {
     slot: Option<Slot>,
     period: Option<Duration>,
 }
+
+/// How far the loop's clock may stand behind the wall clock when a timer fires: far more than
+/// a loaded machine's lateness, so orders stay a function of the program, yet short enough
+/// that zero-delay intervals cannot hold back a later timer for long.
+pub(super) const MAX_LAG: Duration = Duration::from_millis(250);
 
 /// The pending timers of one run, ordered by deadline, then sequence.
 pub(super) struct TimerQueue {
@@ -137,6 +145,9 @@ impl TimerQueue {
         }
         self.queue.remove(&slot);
         self.now = self.now.max(slot.0);
+        if let Some(lagging) = now.checked_sub(MAX_LAG) {
+            self.now = self.now.max(lagging);
+        }
         let id = match queued {
             Queued::Answer(call) => return Some(Fired::Answer(call)),
             Queued::Timer(id) => id,
@@ -199,6 +210,27 @@ mod tests {
     }
 
     #[test]
+    fn zero_delay_intervals_cannot_hold_the_clock_back_past_the_lag_bound() {
+        let mut timers = TimerQueue::default();
+        let interval = timers.add(0.0, true);
+        let later = timers.add(100.0, false);
+        let start = timers.now;
+        // Within the bound the interval keeps its place ahead of the later timer, whatever
+        // the wall clock says.
+        for _ in 0..3 {
+            let now = start + Duration::from_millis(99) + MAX_LAG;
+            assert_eq!(timers.pop_due(now).map(timer_id), Some(interval));
+            timers.rearm(interval);
+        }
+        // The wall clock past the later timer's deadline by more than the bound: the clock
+        // catches up, the interval re-arms behind the later timer, and that timer fires.
+        let now = start + Duration::from_millis(101) + MAX_LAG;
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(interval));
+        timers.rearm(interval);
+        assert_eq!(timers.pop_due(now).map(timer_id), Some(later));
+    }
+
+    #[test]
     fn whole_milliseconds_share_a_deadline() {
         let mut timers = TimerQueue::default();
         let a = timers.add(1.7, false);
@@ -249,8 +281,8 @@ mod tests {
         timers.add_answer(1, Duration::from_millis(30));
         timers.add_answer(2, Duration::from_micros(30_900));
         let zero = timers.add(30.0, false);
-        // Read long after every deadline, as a loaded machine would.
-        let now = start + Duration::from_millis(500);
+        // Read long after every deadline, as a loaded machine would (up to the lag bound).
+        let now = start + MAX_LAG;
         assert_eq!(timers.pop_due(now), Some(Fired::Answer(1)));
         assert_eq!(timers.now, start + Duration::from_millis(30));
         assert_eq!(timers.pop_due(now), Some(Fired::Answer(2)));

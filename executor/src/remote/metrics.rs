@@ -13,7 +13,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use super::server::ServerStats;
+use super::stats::ServerStats;
 
 /// How long runs took, from being handed to the executor to its answer.
 pub(super) fn run_durations() -> Histogram {

@@ -14,6 +14,7 @@
 //! - [`outbound`]: the host's outbound handler crossing as a stub, and its request and
 //!   response objects;
 //! - [`server`]: [`ExecutorServer`], its bounds, refusals and counts;
+//! - `stats` (private, re-exported by [`server`]): [`ServerStats`], what the server counts;
 //! - `metrics` (private): the server's counts and run durations for a Prometheus scrape;
 //! - [`client`]: [`RemoteExecutor`], sessions, rotation and reconnection;
 //! - [`tls`]: rustls configurations for `wss://`, the server's from PEM files and the
@@ -27,6 +28,7 @@ pub mod contract;
 mod metrics;
 pub mod outbound;
 pub mod server;
+mod stats;
 pub mod tls;
 pub mod wire;
 

@@ -122,11 +122,13 @@ fn code_spans(line: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A backticked span read as a path: `Some` when it has the shape of one (a `/`, no spaces,
-/// no placeholders or patterns), with a trailing `:line` or `#anchor` dropped.
+/// no placeholders or patterns, not a `./` module specifier), with a trailing `:line` or
+/// `#anchor` dropped.
 fn path_shaped(span: &str) -> Option<&str> {
     let span = span.trim_end_matches(['.', ',', ';']);
     if !span.contains('/')
         || span.starts_with('/')
+        || span.starts_with("./")
         || span.contains("://")
         || span.contains("..")
         || span
