@@ -18,13 +18,12 @@
 //!
 //! Run with `cargo bench -p codemode-executor --bench load`; `LOAD_POOL=N` sets the workers.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use bench_support::daemon::DaemonProcess;
 use bench_support::{Figures, ONE_TOOL_CALL, TRIVIAL, native_request};
 use codemode_executor::codes;
 use codemode_executor::protocol::{ExecuteRequest, Executor, RunError, Timeout};
@@ -33,53 +32,29 @@ use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
 const TOKEN: &str = "load-bench-token";
 const CONNECTIONS: usize = 64;
 
-/// A daemon process, killed when dropped.
-struct Daemon {
-    child: Child,
-    address: String,
-    dir: PathBuf,
-}
+/// The daemon under load.
+struct Daemon(DaemonProcess);
 
 impl Daemon {
     fn start(workers: usize) -> Daemon {
-        let dir = std::env::temp_dir().join(format!("load-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a token directory");
-        let token_file = dir.join("token");
-        std::fs::write(&token_file, TOKEN).expect("the token file");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codemode-executor"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--pool"])
-            .arg(workers.to_string())
-            .args(["--max-connections", &CONNECTIONS.to_string()])
-            .arg("--token-file")
-            .arg(&token_file)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the daemon starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the ready line");
-        let address = line
-            .trim()
-            .strip_prefix("codemode-executor listening on ws://")
-            .unwrap_or_else(|| panic!("an unexpected ready line: {line:?}"))
-            .to_string();
-        Daemon {
-            child,
-            address,
-            dir,
-        }
+        Daemon(DaemonProcess::start(
+            Path::new(env!("CARGO_BIN_EXE_codemode-executor")),
+            TOKEN,
+            &[
+                "--pool".into(),
+                workers.to_string(),
+                "--max-connections".into(),
+                CONNECTIONS.to_string(),
+            ],
+        ))
     }
 
     async fn connect(&self) -> Result<RemoteExecutor, codemode_executor::Error> {
         RemoteExecutor::connect(
-            &format!("ws://{}", self.address),
+            &self.0.url(),
             ConnectOptions {
-                headers: vec![("Authorization".into(), format!("Bearer {TOKEN}"))],
                 reconnect: false,
-                ..ConnectOptions::default()
+                ..self.0.options()
             },
         )
         .await
@@ -87,8 +62,8 @@ impl Daemon {
 
     /// The daemon's resident memory and its peak, in MiB, from `/proc/PID/status`.
     fn memory(&self) -> (f64, f64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.0.pid())).unwrap_or_default();
         let field = |name: &str| {
             status
                 .lines()
@@ -103,14 +78,6 @@ impl Daemon {
                 .map_or(f64::NAN, |kib| kib / 1024.0)
         };
         (field("VmRSS:"), field("VmHWM:"))
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

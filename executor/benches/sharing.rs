@@ -14,13 +14,12 @@
 //! Run with `cargo bench -p codemode-executor --bench sharing`; `SHARING_ROUNDS=N` sets the
 //! throughput rounds (default 6, each 2 s of sequential runs and 20 batches of 64).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use bench_support::daemon::DaemonProcess;
 use codemode_executor::protocol::{ExecuteRequest, Executor, JsValue, Timeout};
-use codemode_executor::remote::{ConnectOptions, RemoteExecutor};
+use codemode_executor::remote::RemoteExecutor;
 use futures::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -29,77 +28,25 @@ const TOKEN: &str = "sharing-bench-token";
 const WORKERS: usize = 2;
 
 /// A daemon process, killed when dropped.
-struct Daemon {
-    child: Child,
-    address: String,
-    _dir: TokenDir,
-}
-
-/// The token file's directory, removed when dropped.
-struct TokenDir(PathBuf);
-
-impl Drop for TokenDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+struct Daemon(DaemonProcess);
 
 impl Daemon {
     fn start(binary: &Path) -> Daemon {
-        let dir = std::env::temp_dir().join(format!(
-            "sharing-bench-{}-{}",
-            std::process::id(),
-            Instant::now().elapsed().as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).expect("a token directory");
-        let token_file = dir.join("token");
-        std::fs::write(&token_file, TOKEN).expect("the token file");
-        let mut child = Command::new(binary)
-            .args(["serve", "--listen", "127.0.0.1:0", "--pool"])
-            .arg(WORKERS.to_string())
-            .arg("--token-file")
-            .arg(&token_file)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{} does not start: {e}", binary.display()));
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the ready line");
-        let address = line
-            .trim()
-            .strip_prefix("codemode-executor listening on ws://")
-            .unwrap_or_else(|| panic!("an unexpected ready line: {line:?}"))
-            .to_string();
-        Daemon {
-            child,
-            address,
-            _dir: TokenDir(dir),
-        }
+        Daemon(DaemonProcess::start(
+            binary,
+            TOKEN,
+            &["--pool".into(), WORKERS.to_string()],
+        ))
     }
 
     fn url(&self) -> String {
-        format!("ws://{}", self.address)
+        self.0.url()
     }
 
     async fn connect(&self) -> RemoteExecutor {
-        RemoteExecutor::connect(
-            &self.url(),
-            ConnectOptions {
-                headers: vec![("Authorization".into(), format!("Bearer {TOKEN}"))],
-                ..ConnectOptions::default()
-            },
-        )
-        .await
-        .expect("connects")
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        RemoteExecutor::connect(&self.url(), self.0.options())
+            .await
+            .expect("connects")
     }
 }
 

@@ -4,11 +4,14 @@
 //! one tool call: [`TRIVIAL`], [`ONE_TOOL_CALL`], the same two as a catalogue for the
 //! reference, [`CATALOGUE`], and their providers on ours, [`native_request`] and
 //! [`dialect_tools`]), the runtime they run on ([`runtime`]) and the scratch catalogue the
-//! reference side loads ([`scratch_catalogue`]).
+//! reference side loads ([`scratch_catalogue`]), and the daemon process the benches over
+//! loopback start ([`daemon::DaemonProcess`]).
 //!
 //! A crate of its own, not published (as cargo's benchsuite crate is), because benches of
 //! two packages use it: a module could be shared only by a path that reaches into another
 //! package's folder.
+
+pub mod daemon;
 
 use std::fmt;
 use std::path::PathBuf;
