@@ -19,6 +19,14 @@ use crate::sides::reference::{ReferenceColumn, ReferenceSide, Toolchain};
 use crate::sides::remote::{RemoteColumn, RemoteSide, remote_cell_whole};
 use crate::stored::{Stored, Whole};
 
+/// How many more times a failing reference cell of a timing-sensitive case runs, each time
+/// alone (see [`Case::timing_sensitive`]); `--retries` raises it, never lowers it.
+pub const QUIET_RETRIES: usize = 2;
+
+/// The reference columns' lane: ordinary cells and column start-ups share it; the quiet run
+/// of a timing-sensitive cell holds it alone, so nothing else loads the machine meanwhile.
+type Lane = tokio::sync::RwLock<()>;
+
 /// A column's header in every report.
 #[derive(Debug, Clone, Serialize)]
 pub struct ColumnHeader {
@@ -271,12 +279,14 @@ pub async fn run<N: Executor>(
             .await,
         );
     }
+    let lane = Lane::new(());
     let mut reference_results: Vec<(usize, ColumnHeader, Vec<Cell>)> = match &references {
         None => Vec::new(),
         Some(references) => {
             stream::iter(references.columns.iter().enumerate())
                 .map(|(index, column)| {
                     let ours_outcomes = &ours_outcomes;
+                    let lane = &lane;
                     async move {
                         let (header, cells) = run_column(
                             catalogue,
@@ -284,6 +294,7 @@ pub async fn run<N: Executor>(
                             references,
                             column,
                             settings,
+                            lane,
                             watch,
                         )
                         .await;
@@ -347,25 +358,30 @@ fn header_versions(c: &ColumnHeader) -> String {
         .join(" ")
 }
 
-/// One reference column: start it, run every case, stop it.
+/// One reference column: start it, run every case, stop it. Starting and every first attempt
+/// share the `lane`; a timing-sensitive case's retries hold it alone.
 async fn run_column(
     catalogue: &Catalogue,
     ours_outcomes: &[&Whole],
     references: &References<'_>,
     column: &ReferenceColumn,
     settings: Settings,
+    lane: &Lane,
     watch: &dyn Watch,
 ) -> (ColumnHeader, Vec<Cell>) {
     let header = ColumnHeader::column(column);
     let tick = || watch.cell(&column.name);
     let starting = Instant::now();
-    let side = ReferenceSide::start(
-        references.toolchain,
-        column.clone(),
-        &references.state_dir,
-        4,
-    )
-    .await;
+    let side = {
+        let _shared = lane.read().await;
+        ReferenceSide::start(
+            references.toolchain,
+            column.clone(),
+            &references.state_dir,
+            4,
+        )
+        .await
+    };
     watch.started(&column.name, starting.elapsed());
     let side = match side {
         Ok(side) => {
@@ -390,8 +406,7 @@ async fn run_column(
             let side = &side;
             let tick = &tick;
             async move {
-                let first = reference_cell_whole(case, side, ours, settings.run_skipped).await;
-                let cell = Cell::retried(first, settings.retries, || {
+                let cell = lane_attempts(case, settings.retries, lane, || {
                     reference_cell_whole(case, side, ours, settings.run_skipped)
                 })
                 .await;
@@ -404,6 +419,34 @@ async fn run_column(
         .await;
     side.stop().await;
     (header, cells)
+}
+
+/// A reference cell's attempts: the first, then up to `retries` more while it fails
+/// ([`QUIET_RETRIES`] at least for a timing-sensitive case). Every attempt shares the `lane`
+/// but a timing-sensitive case's retries, which hold it alone.
+async fn lane_attempts<F, Fut>(case: &Case, retries: usize, lane: &Lane, run: F) -> Cell
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Cell>,
+{
+    let first = {
+        let _shared = lane.read().await;
+        run().await
+    };
+    let retries = match case.timing_sensitive {
+        true => retries.max(QUIET_RETRIES),
+        false => retries,
+    };
+    Cell::retried(first, retries, || async {
+        if case.timing_sensitive {
+            let _alone = lane.write().await;
+            run().await
+        } else {
+            let _shared = lane.read().await;
+            run().await
+        }
+    })
+    .await
 }
 
 /// One extra column: start it, run every case, stop it. A column that cannot start gets an
@@ -716,4 +759,101 @@ pub fn merge(parts: Vec<Matrix>) -> Result<Matrix, String> {
         cases,
         elapsed_ms,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn case(timing_sensitive: bool) -> Case {
+        Case {
+            timing_sensitive,
+            ..Case::program("event-loop/x", "async () => 1", "cases/x.yaml".into(), 1)
+        }
+    }
+
+    /// Fails until its `pass_on`-th run; notes whether anyone else held the lane meanwhile.
+    fn runs<'a>(
+        lane: &'a Lane,
+        count: &'a AtomicUsize,
+        alone: &'a AtomicUsize,
+        pass_on: usize,
+    ) -> impl Fn() -> std::future::Ready<Cell> + 'a {
+        move || {
+            let run = count.fetch_add(1, Ordering::SeqCst) + 1;
+            // Held alone: a new shared hold is refused while this run holds the lane.
+            if lane.try_read().is_err() {
+                alone.fetch_add(1, Ordering::SeqCst);
+            }
+            std::future::ready(match run >= pass_on {
+                true => Cell::skip("stands in for a pass"),
+                false => Cell::error("the order moved"),
+            })
+        }
+    }
+
+    fn block<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    #[test]
+    fn a_timing_sensitive_cell_is_retried_alone_even_without_retries() {
+        let lane = Lane::new(());
+        let (count, alone) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let cell = block(lane_attempts(
+            &case(true),
+            0,
+            &lane,
+            runs(&lane, &count, &alone, 3),
+        ));
+        assert_eq!(
+            count.load(Ordering::SeqCst),
+            3,
+            "the first run and two quiet ones"
+        );
+        assert_eq!(
+            alone.load(Ordering::SeqCst),
+            2,
+            "each retry held the lane alone"
+        );
+        assert_eq!(cell.attempts.len(), 2, "both failures are kept");
+        let cell = block(lane_attempts(
+            &case(true),
+            0,
+            &lane,
+            runs(&lane, &AtomicUsize::new(0), &AtomicUsize::new(0), 9),
+        ));
+        assert_eq!(
+            cell.status,
+            Status::Error,
+            "a cell failing every run still fails"
+        );
+    }
+
+    #[test]
+    fn an_ordinary_cell_is_retried_only_when_asked_and_never_alone() {
+        let lane = Lane::new(());
+        let (count, alone) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let cell = block(lane_attempts(
+            &case(false),
+            0,
+            &lane,
+            runs(&lane, &count, &alone, 2),
+        ));
+        assert_eq!(count.load(Ordering::SeqCst), 1);
+        assert_eq!(cell.status, Status::Error);
+        let (count, alone) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        block(lane_attempts(
+            &case(false),
+            3,
+            &lane,
+            runs(&lane, &count, &alone, 2),
+        ));
+        assert_eq!(count.load(Ordering::SeqCst), 2);
+        assert_eq!(alone.load(Ordering::SeqCst), 0);
+    }
 }

@@ -213,6 +213,7 @@ fn check_case(file: &Path, raw: RawCase, problems: &mut Vec<Problem>) -> Option<
         reference,
         reason: raw.reason,
         skip_on,
+        timing_sensitive: raw.timing_sensitive,
         file: file.to_path_buf(),
         line: raw.id.referenced.line(),
     })
@@ -333,6 +334,16 @@ mod tests {
         assert_eq!(case.expect.result, Some(serde_json::json!([1, "b"])));
         assert!(case.skip_for(&semver::Version::new(0, 3, 4)).is_some());
         assert!(case.skip_for(&semver::Version::new(0, 5, 6)).is_none());
+    }
+
+    #[test]
+    fn timing_sensitive_is_read_and_false_unless_written() {
+        let (cases, problems) = load(
+            "- id: a/timed\n  timing_sensitive: true\n  code: x\n  expect: {}\n- id: a/plain\n  code: x\n  expect: {}\n",
+        );
+        assert_eq!(problems, vec![]);
+        assert!(cases[0].timing_sensitive);
+        assert!(!cases[1].timing_sensitive);
     }
 
     #[test]

@@ -58,6 +58,11 @@ pub struct Case {
     pub reason: Option<String>,
     /// The reference column ranges where the case does not apply.
     pub skip_on: Vec<SkipOn>,
+    /// The reference gives the expected outcome only on a machine that is not saturated (the
+    /// order of timers and tool answers moves under load): a reference cell that fails is run
+    /// again alone, with nothing else in flight on any reference column, and passes as
+    /// `flaky` when the quiet run agrees. Ours is never retried for it.
+    pub timing_sensitive: bool,
     /// Where the case stands: its file and the line of its `id`.
     pub file: PathBuf,
     /// The line of the case's `id` in [`Case::file`].
@@ -92,6 +97,7 @@ impl Case {
             reference: true,
             reason: None,
             skip_on: Vec::new(),
+            timing_sensitive: false,
             file,
             line,
         }

@@ -23,6 +23,8 @@ pub(super) struct RawCase {
     pub reason: Option<String>,
     #[serde(default)]
     pub skip_on: Vec<RawSkipOn>,
+    #[serde(default)]
+    pub timing_sensitive: bool,
 }
 
 #[derive(Debug, Deserialize)]
