@@ -68,6 +68,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         include_str!("../../generators/duration.yaml"),
     ),
     (
+        "units",
+        "harness/generators/units.yaml",
+        include_str!("../../generators/units.yaml"),
+    ),
+    (
         "event-loop",
         "harness/generators/event-loop.yaml",
         include_str!("../../generators/event-loop.yaml"),

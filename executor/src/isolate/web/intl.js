@@ -280,7 +280,11 @@
     const nativeOptions = { ...r, useGrouping: String(grouping), roundingType: digits.roundingType };
     if (digits.compactDefault) nativeOptions.roundingType = "morePrecision";
     const tagWithNu = withKeywords(base, { nu: r.numberingSystem });
-    numberFormats.set(this, { r, formatter: N.numberFormatter(tagWithNu, nativeOptions), unit: style === "unit" ? { unit, unitDisplay, tag: base, options: nativeOptions } : null });
+    // The unit percent (and percent-per-X) in a short or narrow width is the locale's percent
+    // pattern around the number itself, the denominator dropped, as ICU formats it for V8.
+    const percentUnit = style === "unit" && unitDisplay !== "long" && (unit === "percent" || unit.startsWith("percent-per-"));
+    const formatter = percentUnit ? N.numberFormatter(tagWithNu, { ...nativeOptions, style: "percent", scaled: false }) : N.numberFormatter(tagWithNu, nativeOptions);
+    numberFormats.set(this, { r, formatter, percentUnit, unit: style === "unit" && !percentUnit ? { unit, unitDisplay, tag: base, options: nativeOptions } : null });
   }
   // A value as the formatter takes it: a number, or a decimal string (BigInt, numeric text).
   const numeric = (x) => {
@@ -298,33 +302,13 @@
     const v = numeric(x);
     const parts = state.formatter.parts(v);
     if (state.unit !== null) return unitParts(state, v, parts);
+    // V8 types the percent sign of the unit percent as the unit.
+    if (state.percentUnit) return parts.map((p) => (p.type === "percentSign" ? { type: "unit", value: p.value } : p));
     return parts;
   };
-  // Units: the number's parts, then the unit's name (CLDR's English names: ICU4X's unit
-  // formatter is not wired yet).
-  const UNIT_NAMES = {
-    byte: ["byte", "byte", "bytes"], kilobyte: ["kB", "kilobyte", "kilobytes"], megabyte: ["MB", "megabyte", "megabytes"], gigabyte: ["GB", "gigabyte", "gigabytes"], terabyte: ["TB", "terabyte", "terabytes"], petabyte: ["PB", "petabyte", "petabytes"],
-    bit: ["bit", "bit", "bits"], kilobit: ["kb", "kilobit", "kilobits"], megabit: ["Mb", "megabit", "megabits"], gigabit: ["Gb", "gigabit", "gigabits"], terabit: ["Tb", "terabit", "terabits"],
-    nanosecond: ["ns", "nanosecond", "nanoseconds"], microsecond: ["μs", "microsecond", "microseconds"], millisecond: ["ms", "millisecond", "milliseconds"], second: ["sec", "second", "seconds"], minute: ["min", "minute", "minutes"], hour: ["hr", "hour", "hours"],
-    day: ["day", "day", "days"], week: ["wk", "week", "weeks"], month: ["mth", "month", "months"], year: ["yr", "year", "years"],
-    meter: ["m", "meter", "meters"], kilometer: ["km", "kilometer", "kilometers"], centimeter: ["cm", "centimeter", "centimeters"], millimeter: ["mm", "millimeter", "millimeters"],
-    mile: ["mi", "mile", "miles"], foot: ["ft", "foot", "feet"], inch: ["in", "inch", "inches"], yard: ["yd", "yard", "yards"], kilogram: ["kg", "kilogram", "kilograms"], gram: ["g", "gram", "grams"], pound: ["lb", "pound", "pounds"], ounce: ["oz", "ounce", "ounces"],
-    liter: ["L", "liter", "liters"], milliliter: ["mL", "milliliter", "milliliters"], percent: ["%", "percent", "percent"], celsius: ["°C", "degree Celsius", "degrees Celsius"], fahrenheit: ["°F", "degree Fahrenheit", "degrees Fahrenheit"],
-  };
-  const UNIT_TIGHT = { percent: true, celsius: true, fahrenheit: true };
-  const unitParts = (state, v, parts) => {
-    const { unit, unitDisplay } = state.unit;
-    const words = durationUnitWords(state.unit, v, parts);
-    if (words !== undefined) return words;
-    const names = UNIT_NAMES[unit];
-    const one = Number(v) === 1;
-    const label = names ? (unitDisplay === "long" ? names[one ? 1 : 2] : names[0]) : unit;
-    const space = names && UNIT_TIGHT[unit] && unitDisplay !== "long" ? "" : unitDisplay === "narrow" && names && names[0].length <= 2 ? "" : " ";
-    const out = copy(parts);
-    if (space) append(out, { type: "literal", value: space });
-    append(out, { type: "unit", value: label });
-    return out;
-  };
+  // Units: the number's parts inside CLDR's pattern for the unit, the width and the
+  // number's plural (`unitWords`).
+  const unitParts = (state, v, parts) => unitWords(state.unit, v, parts) ?? [...parts, { type: "literal", value: " " }, { type: "unit", value: state.unit.unit }];
   const join = (parts) => { let s = ""; for (const p of parts) s += p.value; return s; };
   accessor(NumberFormat.prototype, "format", (self) => {
     const state = numberState(self, "format");
@@ -336,14 +320,68 @@
     return state.bound;
   });
   method(NumberFormat.prototype, "formatToParts", { formatToParts(x) { return numberParts(numberState(this, "formatToParts"), x); } }.formatToParts);
+  // formatRange as ICU's range formatter does it (collapse "auto"): a side is the core digits
+  // inside the pattern's affixes (sign, currency symbol, percent or compact sign: ICU's middle
+  // modifier) inside the unit's words (its outer modifier). The unit's words are shared, in
+  // the plural CLDR's plural ranges give the two numbers; the affixes are shared only when the
+  // start's are more than one code point and the same on both sides ("US$3–5", "$3 – $5").
+  // The separator is the locale's range pattern, spaced when a side repeats an affix.
+  const RANGE_CORE = new Set(["integer", "group", "decimal", "fraction", "nan", "infinity", "exponentSeparator", "exponentMinusSign", "exponentInteger"]);
+  const rangeSide = (parts) => {
+    let i = 0, j = parts.length - 1;
+    while (i < parts.length && !RANGE_CORE.has(parts[i].type)) i++;
+    while (j >= i && !RANGE_CORE.has(parts[j].type)) j--;
+    return { before: parts.slice(0, i), core: parts.slice(i, j + 1), after: parts.slice(j + 1) };
+  };
+  const codePoints = (parts) => { let n = 0; for (const p of parts) n += [...p.value].length; return n; };
+  const sourced = (parts, source) => parts.map((p) => ({ ...p, source }));
   const rangeParts = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("start or end is undefined");
     const va = numeric(a), vb = numeric(b);
     if (Number.isNaN(va) || Number.isNaN(vb)) throw new RangeError("Invalid number range");
     const x = numberParts(state, a), y = numberParts(state, b);
-    const sx = join(x), sy = join(y);
-    if (sx === sy) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
-    return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: "–", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
+    if (join(x) === join(y)) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...x.map((p) => ({ ...p, source: "shared" }))];
+    const unit = state.unit;
+    const inner = (v, parts) => (unit === null ? parts : state.formatter.parts(numeric(v)));
+    const sx = rangeSide(inner(a, x)), sy = rangeSide(inner(b, y));
+    const middle = codePoints(sx.before) + codePoints(sx.after);
+    const collapse = middle > 1 && join(sx.before) === join(sy.before) && join(sx.after) === join(sy.after);
+    if (state.rangePattern === undefined) state.rangePattern = N.rangePattern(state.r.locale, state.r.numberingSystem);
+    const pattern = state.rangePattern;
+    const i0 = pattern.indexOf("{0}"), i1 = pattern.indexOf("{1}");
+    let infix = pattern.slice(i0 + 3, i1);
+    if (!collapse && middle > 0) {
+      if (!/^[\s\u200e\u200f]/.test(infix)) infix = " " + infix;
+      if (!/[\s\u200e\u200f]$/.test(infix)) infix += " ";
+    }
+    const out = [];
+    const push = (parts, source) => { for (const p of sourced(parts, source)) append(out, p); };
+    const head = pattern.slice(0, i0), tail = pattern.slice(i1 + 3);
+    let words = [[], []];
+    if (unit !== null) {
+      const affixes = N.unitAffixes(unit.tag, unit.unit, unit.unitDisplay, pluralDigits(unit, va), pluralDigits(unit, vb));
+      if (affixes !== undefined && affixes !== null) {
+        words = [[], []];
+        if (affixes.length === 1) wordParts(affixes[0], words[1]);
+        else { wordParts(affixes[0], words[0]); wordParts(affixes[1], words[1]); }
+      }
+    }
+    push(words[0], "shared");
+    if (head) push([{ type: "literal", value: head }], "shared");
+    if (collapse) {
+      push(sx.before, "shared");
+      push(sx.core, "startRange");
+      push([{ type: "literal", value: infix }], "shared");
+      push(sy.core, "endRange");
+      push(sx.after, "shared");
+    } else {
+      push([...sx.before, ...sx.core, ...sx.after], "startRange");
+      push([{ type: "literal", value: infix }], "shared");
+      push([...sy.before, ...sy.core, ...sy.after], "endRange");
+    }
+    if (tail) push([{ type: "literal", value: tail }], "shared");
+    push(words[1], "shared");
+    return out;
   };
   method(NumberFormat.prototype, "formatRange", { formatRange(a, b) { return join(rangeParts(numberState(this, "formatRange"), a, b)); } }.formatRange);
   method(NumberFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return rangeParts(numberState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);
@@ -1029,10 +1067,10 @@
     if (s === undefined) throw new TypeError(`Method Intl.DurationFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
     return s;
   };
-  // NumberFormat's unit style for the duration units (year … nanosecond): the number's
-  // parts inside CLDR's pattern for its plural (`N.unitAffixes`, the names DurationFormat
-  // prints), the words around it cut into unit and spacing as ICU cuts them. The plural
-  // comes from the number as rounded, in ASCII digits (a latn twin of the formatter).
+  // NumberFormat's unit style: the number's parts inside CLDR's pattern for the unit, its
+  // width and the number's plural (`N.unitAffixes`, `web/intl/units.rs`), the words around
+  // it cut into unit and spacing as ICU cuts them. The plural comes from the number as
+  // rounded, in ASCII digits (a latn twin of the formatter).
   const wordParts = (text, out) => {
     const lead = /^[\s\u00a0\u202f]*/.exec(text)[0], trail = /[\s\u00a0\u202f]*$/.exec(text.slice(lead.length))[0];
     const name = text.slice(lead.length, text.length - trail.length);
@@ -1040,15 +1078,29 @@
     if (name) append(out, { type: "unit", value: name });
     if (trail) append(out, { type: "literal", value: trail });
   };
-  const durationUnitWords = (u, v, parts) => {
-    if (!DURATION_UNITS.includes(`${u.unit}s`)) return undefined;
+  // The number's value as the plural rules read it: its digits as rounded, and for a
+  // compact number the magnitude the compact symbol stands for (ICU's operands: `1 mln` is
+  // a million, plural `many` in Polish).
+  const pluralDigits = (u, v) => {
     if (u.latn === undefined) u.latn = N.numberFormatter(withKeywords(u.tag, { nu: "latn" }), u.options);
-    let digits = "";
+    let int = "", frac = "", compact = false;
     for (const p of u.latn.parts(v)) {
-      if (p.type === "integer" || p.type === "fraction") digits += p.value;
-      else if (p.type === "decimal") digits += ".";
+      if (p.type === "integer") int += p.value;
+      else if (p.type === "fraction") frac += p.value;
+      else if (p.type === "compact") compact = true;
     }
-    const affixes = N.unitAffixes(u.tag, u.unit, u.unitDisplay, digits === "" ? "0" : digits);
+    if (int === "") int = "0";
+    const n = Math.abs(Number(v));
+    if (compact && Number.isFinite(n) && n >= 1) {
+      const shift = Math.max(0, Math.floor(Math.log10(n)) - (int.replace(/^0+/, "").length - 1));
+      int += frac.slice(0, shift).padEnd(shift, "0");
+      frac = frac.slice(shift);
+    }
+    return frac === "" ? int : `${int}.${frac}`;
+  };
+  const unitWords = (u, v, parts) => {
+    const digits = pluralDigits(u, v);
+    const affixes = N.unitAffixes(u.tag, u.unit, u.unitDisplay, digits, undefined);
     if (affixes === undefined || affixes === null) return undefined;
     const out = [];
     if (affixes.length === 1) { wordParts(affixes[0], out); return out; }

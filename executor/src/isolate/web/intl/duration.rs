@@ -497,39 +497,3 @@ impl DurationFormatter {
         Ok(array)
     }
 }
-
-/// The words around a number of a duration unit (`year` … `nanosecond`) for
-/// `Intl.NumberFormat`'s unit style: `[before, after]` the number in `tag`'s pattern for
-/// `display` (long, short, narrow) and the plural of `digits` (the formatted number's value
-/// in ASCII digits, as rounded: `1.00` is plural where `1` is not), or None for another unit.
-/// The same CLDR names DurationFormat prints, so the two agree as ECMA-402 has them; a
-/// pattern without the number (Arabic's one year, `سنة`) answers its words alone.
-pub(crate) fn unit_affixes(
-    tag: &str,
-    unit: &str,
-    display: &str,
-    digits: &str,
-) -> Option<Vec<String>> {
-    let i = UNITS.iter().position(|u| *u == unit)?;
-    let width = Style::parse(display).width()?;
-    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
-    let f = CategorizedFormatter::<Duration>::try_new_outlier(
-        (&locale).into(),
-        unit_of(i),
-        UnitsFormatterOptions::from(width),
-    )
-    .ok()?;
-    let mut value: Decimal = digits.trim_start_matches('-').parse().ok()?;
-    value.sign = Sign::None;
-    let parts = Parts::of(&f.format_fixed_decimal(&value));
-    let pieces = parts.pieces(Nesting::Inner);
-    let is_number = |k: &str| matches!(k, "integer" | "group" | "decimal" | "fraction");
-    let first = pieces.iter().position(|(k, _)| is_number(k));
-    let last = pieces.iter().rposition(|(k, _)| is_number(k));
-    let text = |range: &[(&str, String)]| range.iter().map(|(_, t)| t.as_str()).collect::<String>();
-    Some(match (first, last) {
-        (Some(a), Some(b)) => vec![text(&pieces[..a]), text(&pieces[b + 1..])],
-        // A pattern without the number ("سنة" for one year in Arabic): words only.
-        _ => vec![text(&pieces)],
-    })
-}

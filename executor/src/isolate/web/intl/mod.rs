@@ -14,6 +14,7 @@ mod number;
 mod parts;
 mod region;
 mod text;
+mod units;
 
 use crate::isolate::text::{Utf16, utf16_value};
 use icu::locale::preferences::extensions::unicode::keywords::CalendarAlgorithm;
@@ -172,10 +173,16 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         "unitAffixes",
         Function::new(
             ctx.clone(),
-            |tag: String, unit: String, display: String, digits: String| {
-                duration::unit_affixes(&tag, &unit, &display, &digits)
+            |tag: String, unit: String, display: String, digits: String, end: Option<String>| {
+                units::unit_affixes(&tag, &unit, &display, &digits, end.as_deref())
             },
         )?,
+    )?;
+    t.set(
+        "rangePattern",
+        Function::new(ctx.clone(), |tag: String, system: String| {
+            units::range_pattern(&tag, &system)
+        })?,
     )?;
     t.set(
         "weekInfo",

@@ -82,6 +82,11 @@ pub(crate) struct NumberFormatter {
     /// The locale's minus sign, with the direction marks before it (`\u{200e}−`).
     #[qjs(skip_trace)]
     minus: (String, String),
+    /// Whether a percent is the number times 100 (style `percent`) or the number itself
+    /// (the unit `percent` in a short or narrow width, which V8 formats with the locale's
+    /// percent pattern).
+    #[qjs(skip_trace)]
+    scaled: bool,
 }
 
 /// The locale's exponent separator, measured on the reference over its 60 languages
@@ -279,6 +284,7 @@ impl NumberFormatter {
             nan: nan_symbol(&locale),
             exponent: exponent_symbol(&locale, arabic_digits),
             minus,
+            scaled: o.get::<_, Option<bool>>("scaled")?.unwrap_or(true),
         })
     }
 
@@ -432,7 +438,7 @@ impl NumberFormatter {
             Decimal::default()
         };
         let mut decimal = decimal;
-        if matches!(self.style, Style::Percent(_)) {
+        if matches!(self.style, Style::Percent(_)) && self.scaled {
             decimal.multiply_pow10(2);
         }
         self.format_decimal(decimal).pieces(Nesting::Inner)

@@ -29,6 +29,16 @@ fn failure(what: impl std::fmt::Display) -> rquickjs::Error {
     rquickjs::Error::new_from_js_message("Intl", "ICU4X", what.to_string())
 }
 
+/// The locale whose plural rules a tag takes: its language and region, the script left out.
+/// CLDR's plural rules are per language (a few per region, `pt-PT`), and ICU4X's data has
+/// none under a script whose parent is the root (`sr-Latn`), where ICU reads `sr`'s.
+pub(crate) fn plural_locale(tag: &str) -> Locale {
+    let mut locale = locale(tag);
+    locale.id.script = None;
+    locale.extensions = Default::default();
+    locale
+}
+
 /// An `Intl.PluralRules`' rules.
 #[derive(Trace, JsLifetime)]
 #[rquickjs::class(rename = "PluralSelector")]
@@ -56,7 +66,7 @@ impl PluralSelector {
             PluralRuleType::Cardinal
         };
         let rules = PluralRules::try_new(
-            (&locale(tag)).into(),
+            (&plural_locale(tag)).into(),
             PluralRulesOptions::default().with_type(kind),
         )
         .map_err(failure)?;
