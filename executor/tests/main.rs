@@ -36,6 +36,7 @@ mod dialect {
 mod remote {
     mod contract;
     mod loopback;
+    mod memory;
     mod wire;
 }
 

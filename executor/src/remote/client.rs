@@ -429,7 +429,7 @@ impl Executor for RemoteExecutor {
         live.settle();
         inner.count_execution();
         match answer {
-            Ok(value) => contract::outcome_from_wire(&value),
+            Ok(value) => contract::outcome_from_wire(value),
             Err(_) if inner.is_closed() => Err(Error::remote_closed()),
             Err(CallError::Broken(reason)) => Err(Error::connection_broken(reason)),
             Err(CallError::Rejected(_)) if live.is_broken() => Err(Error::connection_broken(

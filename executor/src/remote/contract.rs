@@ -318,8 +318,9 @@ fn level_name(level: LogLevel) -> &'static str {
     }
 }
 
-/// The answer object: `{result, error?, errorDetail?, logs: [{level, text}]}`.
-pub fn outcome_to_wire(outcome: &Outcome) -> WireValue {
+/// The answer object: `{result, error?, errorDetail?, logs: [{level, text}]}`. Each log
+/// line's text moves into the answer: a flood of lines is not held twice.
+pub fn outcome_to_wire(outcome: Outcome) -> WireValue {
     let mut entries = vec![("result", js_to_wire(&outcome.result))];
     if let Some(error) = &outcome.error {
         entries.push(("error", WireValue::String(error.text())));
@@ -345,11 +346,11 @@ pub fn outcome_to_wire(outcome: &Outcome) -> WireValue {
     }
     let logs = outcome
         .logs
-        .iter()
+        .into_iter()
         .map(|line| {
             object(vec![
                 ("level", WireValue::string(level_name(line.level))),
-                ("text", WireValue::string(&line.text)),
+                ("text", WireValue::String(line.text)),
             ])
         })
         .collect();
@@ -361,42 +362,48 @@ fn bad_answer(what: String) -> Error {
     Error::Internal(format!("the executor daemon's answer is malformed: {what}"))
 }
 
-/// Reads the answer object back into an [`Outcome`].
-pub fn outcome_from_wire(value: &WireValue) -> Result<Outcome, Error> {
-    if !matches!(value, WireValue::Object(_)) {
+/// Reads the answer object back into an [`Outcome`], taking it apart as it goes: each log
+/// line's text moves into the outcome and the line's object is dropped at once, so a flood of
+/// lines is held about once, not as the answer and the outcome side by side.
+pub fn outcome_from_wire(value: WireValue) -> Result<Outcome, Error> {
+    let WireValue::Object(entries) = value else {
         return Err(bad_answer(format!("it is {}", value.describe())));
+    };
+    // Each field's first occurrence counts, as `WireValue::get` reads it.
+    let (mut result, mut lines, mut error_field, mut detail) = (None, None, None, None);
+    for (key, field) in entries {
+        let slot = match key.as_str() {
+            "result" => &mut result,
+            "logs" => &mut lines,
+            "error" => &mut error_field,
+            "errorDetail" => &mut detail,
+            _ => continue,
+        };
+        if slot.is_none() {
+            *slot = Some(field);
+        }
     }
-    let result = value
-        .get("result")
+    let result = result
+        .as_ref()
         .map(js_from_wire)
         .unwrap_or(JsValue::Undefined);
     let mut logs = Vec::new();
-    match value.get("logs") {
+    match lines {
         None | Some(WireValue::Undefined) => {}
         Some(WireValue::Array(lines)) => {
+            logs.reserve_exact(lines.len());
             for line in lines {
-                let level = match line.get("level").and_then(WireValue::as_str) {
-                    Some("warn") => LogLevel::Warn,
-                    Some("error") => LogLevel::Error,
-                    _ => LogLevel::Log,
-                };
-                let text = line
-                    .get("text")
-                    .and_then(WireValue::as_str)
-                    .ok_or_else(|| bad_answer("a log line has no text".into()))?;
-                logs.push(LogLine {
-                    level,
-                    text: text.into(),
-                });
+                logs.push(log_line_from_wire(line)?);
             }
         }
         Some(other) => return Err(bad_answer(format!("logs is {}", other.describe()))),
     }
+    let (error_field, detail) = (error_field.as_ref(), detail.as_ref());
     let number = |v: Option<&WireValue>| match v {
         Some(WireValue::Number(n)) if *n >= 0.0 => Some(*n),
         _ => None,
     };
-    let error = match (value.get("error"), value.get("errorDetail")) {
+    let error = match (error_field, detail) {
         (_, Some(detail @ WireValue::Object(_))) => {
             Some(match detail.get("kind").and_then(WireValue::as_str) {
                 Some("timedOut") => RunError::TimedOut {
@@ -434,6 +441,30 @@ pub fn outcome_from_wire(value: &WireValue) -> Result<Outcome, Error> {
         error,
         logs,
     })
+}
+
+/// One `{level, text}` of the answer's logs, its text moved out.
+fn log_line_from_wire(line: WireValue) -> Result<LogLine, Error> {
+    let WireValue::Object(entries) = line else {
+        return Err(bad_answer("a log line has no text".into()));
+    };
+    let (mut level, mut text) = (None, None);
+    for (key, field) in entries {
+        match key.as_str() {
+            "level" if level.is_none() => level = Some(field),
+            "text" if text.is_none() => text = Some(field),
+            _ => {}
+        }
+    }
+    let level = match level.as_ref().and_then(WireValue::as_str) {
+        Some("warn") => LogLevel::Warn,
+        Some("error") => LogLevel::Error,
+        _ => LogLevel::Log,
+    };
+    match text {
+        Some(WireValue::String(text)) => Ok(LogLine { level, text }),
+        _ => Err(bad_answer("a log line has no text".into())),
+    }
 }
 
 /// An executor error as it crosses: `["error", "ExecutorError", text, null, {code,

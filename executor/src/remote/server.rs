@@ -802,7 +802,7 @@ async fn execute(mut record: RunRecord, mut args: Vec<WireValue>) -> Result<Wire
             "execution answered"
         );
     }
-    Ok(contract::outcome_to_wire(&outcome?))
+    Ok(contract::outcome_to_wire(outcome?))
 }
 
 /// The request, its dispatch stub and its outbound stub, from `execute`'s arguments; every

@@ -268,11 +268,11 @@ fn every_outcome_crosses_whole() {
         },
     ];
     for outcome in outcomes {
-        let wire = outcome_to_wire(&outcome);
+        let wire = outcome_to_wire(outcome.clone());
         if let Some(error) = &outcome.error {
             assert_eq!(wire.get("error"), Some(&WireValue::String(error.text())));
         }
-        assert_eq!(outcome_from_wire(&wire).unwrap(), outcome);
+        assert_eq!(outcome_from_wire(wire).unwrap(), outcome);
     }
     // A third party's plain answer reads too.
     let plain = WireValue::Object(vec![
@@ -281,7 +281,7 @@ fn every_outcome_crosses_whole() {
         ("logs".into(), WireValue::Array(vec![])),
     ]);
     assert_eq!(
-        outcome_from_wire(&plain).unwrap().error.unwrap().text(),
+        outcome_from_wire(plain).unwrap().error.unwrap().text(),
         "boom"
     );
 }

@@ -51,17 +51,17 @@ impl Message {
         })
     }
 
-    /// The frame's text.
+    /// The frame's text, written from the expressions in place (not copied into a new tree).
     pub fn to_text(&self) -> String {
-        let value = match self {
-            Message::Push(expr) => serde_json::json!(["push", expr]),
-            Message::Pull(id) => serde_json::json!(["pull", id]),
-            Message::Resolve(id, expr) => serde_json::json!(["resolve", id, expr]),
-            Message::Reject(id, expr) => serde_json::json!(["reject", id, expr]),
-            Message::Release(id, count) => serde_json::json!(["release", id, count]),
-            Message::Abort(expr) => serde_json::json!(["abort", expr]),
+        let text = match self {
+            Message::Push(expr) => serde_json::to_string(&("push", expr)),
+            Message::Pull(id) => serde_json::to_string(&("pull", id)),
+            Message::Resolve(id, expr) => serde_json::to_string(&("resolve", id, expr)),
+            Message::Reject(id, expr) => serde_json::to_string(&("reject", id, expr)),
+            Message::Release(id, count) => serde_json::to_string(&("release", id, count)),
+            Message::Abort(expr) => serde_json::to_string(&("abort", expr)),
         };
-        value.to_string()
+        text.expect("a message always serializes")
     }
 }
 

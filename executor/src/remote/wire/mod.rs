@@ -3,6 +3,8 @@
 //! Any Cap'n Web peer (the npm `capnweb` package in Node, a Worker, a browser) can sit on the
 //! other end. What is supported:
 //! - framing: WebSocket text frames, one JSON message each (a binary frame aborts);
+//! - frames ([`frame`]): an answer evaluated straight from its text, every other message
+//!   parsed as a [`Message`];
 //! - messages ([`message`]): `push`, `pull`, `resolve`, `reject`, `release`, `abort`
 //!   (`stream` and `pipe` abort the session with a text saying so);
 //! - expressions ([`value`]): escaped arrays, `undefined`, `inf`/`-inf`/`nan`, `bigint`,
@@ -22,11 +24,13 @@
 //! a reader looks for (the session's loop, the reference counts, the expressions), not into
 //! layers.
 
+pub mod frame;
 pub mod message;
 mod session;
 mod tables;
 pub mod value;
 
+pub use frame::Incoming;
 pub use message::Message;
 pub use session::{CallError, RemoteStub, Session, SessionOptions, TableCounts};
-pub use value::{ExpressionError, Stub, Tables, Target, WireValue, decode, encode};
+pub use value::{ExpressionError, Stub, Tables, Target, WireValue, decode, encode, encode_text};

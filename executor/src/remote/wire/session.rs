@@ -22,12 +22,13 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{
-    Error as WsError, Message as WsMessage, error::CapacityError,
+    Error as WsError, Message as WsMessage, Utf8Bytes, error::CapacityError,
 };
 
+use super::frame::{self, Incoming};
 use super::message::Message;
 use super::tables::{Export, Import, TableState};
-use super::value::{ExpressionError, Target, WireValue, decode, encode};
+use super::value::{ExpressionError, Target, WireValue, decode, encode, write_expression};
 use crate::protocol::BoxFuture;
 
 /// Why a call over the session did not resolve.
@@ -65,7 +66,8 @@ pub struct TableCounts {
 }
 
 enum Outgoing {
-    Text(String),
+    /// A frame's text; an answer's is shared with its export entry, not copied.
+    Text(Utf8Bytes),
     Close(u16, String),
 }
 
@@ -297,7 +299,9 @@ impl Drop for StubInner {
 }
 
 fn send(shared: &Shared, message: &Message) {
-    let _ = shared.outgoing.send(Outgoing::Text(message.to_text()));
+    let _ = shared
+        .outgoing
+        .send(Outgoing::Text(message.to_text().into()));
 }
 
 /// Pushes a call to `target` (an import ID of ours; 0 is the peer's main object) and waits
@@ -332,7 +336,13 @@ fn start_call(
         state.tables.next_push += 1;
         let (tx, rx) = oneshot::channel();
         state.tables.imports.insert(id, Import::Call(tx));
-        let expr = serde_json::json!(["pipeline", target, path, args]);
+        let path = path.into_iter().map(Value::String).collect();
+        let expr = Value::Array(vec![
+            Value::from("pipeline"),
+            Value::from(target),
+            Value::Array(path),
+            Value::Array(args),
+        ]);
         send(shared, &Message::Push(expr));
         send(shared, &Message::Pull(id));
         rx
@@ -349,6 +359,10 @@ async fn answer(
         Ok(answer) => answer?,
         Err(_) => return Err(CallError::Broken(broken_reason(shared))),
     };
+    // Most answers hold no promise: they are delivered as they are, not rebuilt.
+    if holds_no_promise(&value) {
+        return Ok(value);
+    }
     settle(shared, value).await
 }
 
@@ -557,11 +571,19 @@ async fn read_loop<S>(
 
 /// Handles one incoming message. The error is the abort reason.
 fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
-    let message = Message::parse(text)?;
     let mut state = shared.state.lock().unwrap();
     if state.broken.is_some() {
         return Ok(());
     }
+    // An answer is evaluated as it is read, under the lock: its stubs enter the tables.
+    let message = match frame::read(text, &mut state.tables)? {
+        Incoming::Answer {
+            id,
+            rejected,
+            value,
+        } => return settle_import(shared, state, id, rejected, value),
+        Incoming::Message(message) => message,
+    };
     let tables = &mut state.tables;
     match message {
         Message::Push(expr) => {
@@ -589,8 +611,8 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
                 pulled, settled, ..
             }) => {
                 *pulled = true;
-                if let Some((rejected, expr)) = settled.clone() {
-                    send(shared, &answer_message(id, rejected, expr));
+                if let Some(text) = settled.clone() {
+                    let _ = shared.outgoing.send(Outgoing::Text(text));
                 }
             }
             _ => {
@@ -599,53 +621,14 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
                 ));
             }
         },
-        message @ (Message::Resolve(..) | Message::Reject(..)) => {
-            let (id, expr, rejected) = match message {
-                Message::Resolve(id, expr) => (id, expr, false),
-                Message::Reject(id, expr) => (id, expr, true),
-                _ => unreachable!("matched above"),
-            };
+        // `frame::read` evaluates every answer itself; a tree of one is evaluated here.
+        Message::Resolve(id, expr) => {
             let value = decode(&expr, tables).map_err(|e| e.0)?;
-            // The expression is not needed once decoded: a large answer is not held twice.
-            drop(expr);
-            let result = if rejected {
-                Err(CallError::Rejected(value))
-            } else {
-                Ok(value)
-            };
-            match tables.imports.remove(&id) {
-                Some(Import::Call(tx)) => {
-                    send(shared, &Message::Release(id, 1));
-                    drop(state);
-                    let _ = tx.send(result);
-                }
-                Some(Import::Promise {
-                    refcount, waiters, ..
-                }) => {
-                    send(shared, &Message::Release(id, refcount));
-                    // Kept settled, so every occurrence of the promise in a value reads it.
-                    tables.imports.insert(
-                        id,
-                        Import::Promise {
-                            refcount: 0,
-                            settled: Some(result.clone()),
-                            waiters: Vec::new(),
-                        },
-                    );
-                    drop(state);
-                    for tx in waiters {
-                        let _ = tx.send(result.clone());
-                    }
-                }
-                Some(stub @ Import::Stub { .. }) => {
-                    tables.imports.insert(id, stub);
-                    return Err(format!(
-                        "A resolve names import {id}, which is a stub, not a promise."
-                    ));
-                }
-                // Released already: the answer is dropped (with any stubs it carried).
-                None => {}
-            }
+            return settle_import(shared, state, id, false, value);
+        }
+        Message::Reject(id, expr) => {
+            let value = decode(&expr, tables).map_err(|e| e.0)?;
+            return settle_import(shared, state, id, true, value);
         }
         Message::Release(id, count) => tables.release_export(id, count)?,
         Message::Abort(expr) => {
@@ -666,12 +649,54 @@ fn handle(shared: &Arc<Shared>, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn answer_message(id: i64, rejected: bool, expr: Value) -> Message {
-    if rejected {
-        Message::Reject(id, expr)
+/// Delivers the answer to one of our imports (a call, or a promise the peer sent).
+fn settle_import(
+    shared: &Arc<Shared>,
+    mut state: std::sync::MutexGuard<'_, State>,
+    id: i64,
+    rejected: bool,
+    value: WireValue,
+) -> Result<(), String> {
+    let result = if rejected {
+        Err(CallError::Rejected(value))
     } else {
-        Message::Resolve(id, expr)
+        Ok(value)
+    };
+    let tables = &mut state.tables;
+    match tables.imports.remove(&id) {
+        Some(Import::Call(tx)) => {
+            send(shared, &Message::Release(id, 1));
+            drop(state);
+            let _ = tx.send(result);
+        }
+        Some(Import::Promise {
+            refcount, waiters, ..
+        }) => {
+            send(shared, &Message::Release(id, refcount));
+            // Kept settled, so every occurrence of the promise in a value reads it.
+            tables.imports.insert(
+                id,
+                Import::Promise {
+                    refcount: 0,
+                    settled: Some(result.clone()),
+                    waiters: Vec::new(),
+                },
+            );
+            drop(state);
+            for tx in waiters {
+                let _ = tx.send(result.clone());
+            }
+        }
+        Some(stub @ Import::Stub { .. }) => {
+            tables.imports.insert(id, stub);
+            return Err(format!(
+                "A resolve names import {id}, which is a stub, not a promise."
+            ));
+        }
+        // Released already: the answer is dropped (with any stubs it carried).
+        None => {}
     }
+    Ok(())
 }
 
 /// What a push asks for.
@@ -827,7 +852,9 @@ fn call_error_value(error: CallError) -> WireValue {
     }
 }
 
-/// Records a push's answer, and sends it if the peer pulled it.
+/// Records a push's answer, and sends it if the peer pulled it. The answer is written
+/// straight to its message's text, which the export entry and the outgoing frame share: a
+/// large answer is held as its value until written, then as one text.
 fn complete(shared: &Arc<Shared>, id: i64, result: Result<WireValue, WireValue>) {
     let mut state = shared.state.lock().unwrap();
     if state.broken.is_some() || !state.tables.exports.contains_key(&id) {
@@ -837,17 +864,20 @@ fn complete(shared: &Arc<Shared>, id: i64, result: Result<WireValue, WireValue>)
         Ok(value) => (false, value),
         Err(value) => (true, strip_stubs(value)),
     };
-    let expr = encode(&value, &mut state.tables);
-    // Encoded, the value is not needed: a large answer is not held three times over.
+    let kind = if rejected { "reject" } else { "resolve" };
+    let mut text = format!("[\"{kind}\",{id},").into_bytes();
+    write_expression(&mut text, &value, &mut state.tables);
+    text.push(b']');
     drop(value);
+    let text = Utf8Bytes::from(String::from_utf8(text).expect("JSON text is UTF-8"));
     if let Some(Export::Answer {
         pulled, settled, ..
     }) = state.tables.exports.get_mut(&id)
     {
         if *pulled {
-            send(shared, &answer_message(id, rejected, expr.clone()));
+            let _ = shared.outgoing.send(Outgoing::Text(text.clone()));
         }
-        *settled = Some((rejected, expr));
+        *settled = Some(text);
     }
 }
 

@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
-use serde_json::Value;
 use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::session::{CallError, RemoteStub, Shared, StubInner};
 use super::value::{Tables, Target, WireValue};
@@ -30,8 +30,8 @@ pub(super) enum Export {
     /// The answer to one of the peer's pushes.
     Answer {
         pulled: bool,
-        /// `(rejected, expression)` once the call has settled.
-        settled: Option<(bool, Value)>,
+        /// The answer's message (`resolve` or `reject`) once the call has settled.
+        settled: Option<Utf8Bytes>,
         refcount: u64,
     },
 }

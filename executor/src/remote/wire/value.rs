@@ -7,6 +7,7 @@
 //! `["promise", id]`, `["import", id]` and `["pipeline", id]`. Any other tagged array is an
 //! error naming it, which aborts the session.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -22,6 +23,7 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
         .with_encode_padding(false)
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Number, Value};
 
 use super::session::RemoteStub;
@@ -274,6 +276,123 @@ pub fn encode(value: &WireValue, tables: &mut dyn Tables) -> Value {
     }
 }
 
+/// Encodes a value straight to its expression's JSON text, the text of
+/// `encode(value, tables).to_string()` (an object's repeated key, which no value of ours
+/// has, is written twice), with no JSON tree built in between: a large answer is held as its
+/// value and its text, not also as a tree.
+pub fn encode_text(value: &WireValue, tables: &mut dyn Tables) -> String {
+    let mut text = Vec::new();
+    write_expression(&mut text, value, tables);
+    String::from_utf8(text).expect("JSON text is UTF-8")
+}
+
+/// Appends [`encode_text`]'s text to `out`.
+pub(super) fn write_expression(out: &mut Vec<u8>, value: &WireValue, tables: &mut dyn Tables) {
+    let tables = RefCell::new(tables);
+    serde_json::to_writer(
+        out,
+        &Encoding {
+            value,
+            tables: &tables,
+        },
+    )
+    .expect("an expression always serializes")
+}
+
+/// A value being written as its expression.
+struct Encoding<'v, 't, 'x> {
+    value: &'v WireValue,
+    tables: &'x RefCell<&'t mut dyn Tables>,
+}
+
+impl<'t, 'x> Encoding<'_, 't, 'x> {
+    fn of<'w>(&self, value: &'w WireValue) -> Encoding<'w, 't, 'x> {
+        Encoding {
+            value,
+            tables: self.tables,
+        }
+    }
+}
+
+impl Serialize for Encoding<'_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.value {
+            WireValue::Null => serializer.serialize_unit(),
+            WireValue::Bool(b) => serializer.serialize_bool(*b),
+            WireValue::String(s) => serializer.serialize_str(s),
+            WireValue::Array(items) => {
+                let mut outer = serializer.serialize_seq(Some(1))?;
+                outer.serialize_element(&EncodedItems {
+                    items,
+                    encoding: self,
+                })?;
+                outer.end()
+            }
+            WireValue::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, &self.of(value))?;
+                }
+                map.end()
+            }
+            WireValue::Error {
+                name,
+                message,
+                stack,
+                props,
+            } if !props.is_empty() => {
+                let mut parts = serializer.serialize_seq(Some(5))?;
+                parts.serialize_element("error")?;
+                parts.serialize_element(name)?;
+                parts.serialize_element(message)?;
+                parts.serialize_element(stack)?;
+                parts.serialize_element(&EncodedEntries {
+                    entries: props,
+                    encoding: self,
+                })?;
+                parts.end()
+            }
+            // The other forms are small: their tree is written.
+            other => {
+                let mut tables = self.tables.borrow_mut();
+                encode(other, &mut **tables).serialize(serializer)
+            }
+        }
+    }
+}
+
+/// An escaped array's items.
+struct EncodedItems<'a, 'v, 't, 'x> {
+    items: &'v [WireValue],
+    encoding: &'a Encoding<'v, 't, 'x>,
+}
+
+impl Serialize for EncodedItems<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.items.len()))?;
+        for item in self.items {
+            seq.serialize_element(&self.encoding.of(item))?;
+        }
+        seq.end()
+    }
+}
+
+/// An error's properties.
+struct EncodedEntries<'a, 'v, 't, 'x> {
+    entries: &'v [(String, WireValue)],
+    encoding: &'a Encoding<'v, 't, 'x>,
+}
+
+impl Serialize for EncodedEntries<'_, '_, '_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (key, value) in self.entries {
+            map.serialize_entry(key, &self.encoding.of(value))?;
+        }
+        map.end()
+    }
+}
+
 /// A number's expression: JSON for finite numbers (integral ones as integers, `-0` kept),
 /// the tagged forms otherwise.
 pub fn encode_number(n: f64) -> Value {
@@ -357,6 +476,16 @@ fn decode_array(
         }
         return Ok(WireValue::Array(values));
     }
+    decode_tagged(array, tables, depth)
+}
+
+/// A tagged form (`["undefined"]`, `["bigint", …]`, `["error", …]`, a stub…): `array` is the
+/// whole expression, its tag first.
+pub(super) fn decode_tagged(
+    array: &[Value],
+    tables: &mut dyn Tables,
+    depth: usize,
+) -> Result<WireValue, ExpressionError> {
     let bad = || {
         let mut text = Value::Array(array.to_vec()).to_string();
         if text.len() > 120 {
