@@ -113,13 +113,27 @@ impl Serialize for Stored {
 }
 
 /// Our outcome while other columns are compared with it: its compact JSON text (a fraction
-/// of the memory of the parsed value) and its reduced form.
+/// of the memory of the parsed value), deflated when it is large, and its reduced form. A run
+/// holds every case's until the last column is done, so a few hostile outcomes of megabytes
+/// of repeated log lines would otherwise cost the harness tens of megabytes for its whole run.
 #[derive(Debug, Clone)]
 pub struct Whole {
-    text: Box<str>,
+    text: Held,
     /// The reduced form, as reports store it.
     pub stored: Stored,
 }
+
+/// An outcome's text as a [`Whole`] holds it.
+#[derive(Debug, Clone, PartialEq)]
+enum Held {
+    Plain(Box<str>),
+    /// Deflated (the same text always deflates to the same bytes, so equal bytes are equal
+    /// texts).
+    Deflated(Box<[u8]>),
+}
+
+/// From this many bytes of text on, a [`Whole`] holds its text deflated.
+pub const DEFLATED_FROM: usize = 64 * 1024;
 
 impl Whole {
     /// The outcome as text and reduced.
@@ -127,10 +141,25 @@ impl Whole {
         let text = serde_json::to_string(outcome).expect("outcomes always serialize");
         let digest = fnv1a64(text.as_bytes());
         let stored = Stored::from_digest(outcome, digest, text.len());
-        Whole {
-            text: text.into_boxed_str(),
-            stored,
-        }
+        let text = if text.len() < DEFLATED_FROM {
+            Held::Plain(text.into_boxed_str())
+        } else {
+            use std::io::Write;
+            let mut encoder = flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(text.len() / 16),
+                flate2::Compression::fast(),
+            );
+            encoder
+                .write_all(text.as_bytes())
+                .expect("deflating into memory does not fail");
+            Held::Deflated(
+                encoder
+                    .finish()
+                    .expect("deflating into memory does not fail")
+                    .into_boxed_slice(),
+            )
+        };
+        Whole { text, stored }
     }
 
     /// Just the reduced form, when nothing will be compared with the outcome.
@@ -140,7 +169,21 @@ impl Whole {
 
     /// The outcome, parsed again.
     pub fn value(&self) -> Value {
-        serde_json::from_str(&self.text).expect("the text was written from a value")
+        match &self.text {
+            Held::Plain(text) => serde_json::from_str(text),
+            Held::Deflated(bytes) => {
+                serde_json::from_reader(flate2::read::ZlibDecoder::new(&bytes[..]))
+            }
+        }
+        .expect("the text was written from a value")
+    }
+
+    /// How many bytes the text takes as held.
+    pub fn held_bytes(&self) -> usize {
+        match &self.text {
+            Held::Plain(text) => text.len(),
+            Held::Deflated(bytes) => bytes.len(),
+        }
     }
 
     /// Whether `other` (whose text is `other_whole`) is the same outcome, compared whole: the
@@ -338,6 +381,34 @@ fn excerpt(text: &str, at: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_outcome_is_held_deflated_and_compares_whole() {
+        let line = "[log] the same long line of a flood, again and again ".repeat(4);
+        let flood = |last: &str| {
+            let mut logs: Vec<Value> = (0..4000).map(|_| Value::from(line.clone())).collect();
+            logs.push(Value::from(last));
+            serde_json::json!({"result": null, "logs": logs, "calls": []})
+        };
+        let (a, b) = (flood("end"), flood("End"));
+        let (whole_a, whole_b) = (Whole::of(&a), Whole::of(&b));
+        let text = serde_json::to_string(&a).unwrap().len();
+        assert!(text > DEFLATED_FROM, "{text}");
+        assert!(
+            whole_a.held_bytes() * 50 < text,
+            "held {} bytes of a {text}-byte text",
+            whole_a.held_bytes()
+        );
+        assert_eq!(whole_a.value(), a);
+        assert!(whole_a.same(&Whole::of(&a), &a));
+        assert!(
+            !whole_a.same(&whole_b, &b),
+            "one letter differs at the very end"
+        );
+        let small = serde_json::json!({"result": 1, "logs": [], "calls": []});
+        assert_eq!(Whole::of(&small).held_bytes(), small.to_string().len());
+        assert_eq!(Whole::of(&small).value(), small);
+    }
 
     fn flood(lines: usize, line: &str) -> Value {
         json!({"result": "x".repeat(40_000), "logs": vec![line; lines], "calls": []})
