@@ -259,8 +259,6 @@ impl Loader for ModuleMap {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::{imports_statically, resolve_path};
 
     #[test]
