@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use rquickjs::{CaughtError, Ctx, Object, Value};
 
-use super::modules::{MAIN_MODULE, unchecked_name, written_specifier};
+use super::modules::{MAIN_MODULE, unchecked_name};
 use super::text::{CoercedText, Text};
 use super::v8_messages::{
     SourcePosition, translate_message, translate_syntax_error, undefined_export,
@@ -59,26 +59,7 @@ pub(super) fn translate_at(
                 column,
             })
         });
-    let text = translate_message(message, position);
-    written_module_name(text, modules)
-}
-
-/// A link error names the module as the importing module wrote its specifier (V8's words),
-/// where QuickJS names it by its resolved name.
-fn written_module_name(text: String, modules: &BTreeMap<String, String>) -> String {
-    let Some(rest) = text.strip_prefix("The requested module '") else {
-        return text;
-    };
-    let Some((resolved, tail)) = rest.split_once('\'') else {
-        return text;
-    };
-    let Some(export) = tail.rsplit('\'').nth(1) else {
-        return text;
-    };
-    match written_specifier(modules, resolved, export) {
-        Some(written) => format!("The requested module '{written}'{tail}"),
-        None => text,
-    }
+    translate_message(message, position)
 }
 
 /// `(file, line, column)` of every frame in a QuickJS stack.

@@ -155,50 +155,6 @@ pub(super) fn resolve_path(base: &str, specifier: &str) -> Result<String, String
     if above_root { Err(name) } else { Ok(name) }
 }
 
-/// The specifier as a module wrote it that names `resolved` in an import of `export` (V8
-/// names a module by the specifier in a link error): the first import or re-export
-/// declaration whose specifier resolves to `resolved` and whose clause names `export` (any
-/// clause, for `default`, which a default import does not spell).
-pub(super) fn written_specifier(
-    modules: &BTreeMap<String, String>,
-    resolved: &str,
-    export: &str,
-) -> Option<String> {
-    modules.iter().find_map(|(name, source)| {
-        declarations(source)
-            .into_iter()
-            .find(|(clause, spec)| {
-                (export == "default" || clause.contains(export))
-                    && resolve_path(name, spec).is_ok_and(|r| r == resolved)
-            })
-            .map(|(_, spec)| spec)
-    })
-}
-
-/// Every `import … from "spec"` / `export … from "spec"` in `source`: the clause between the
-/// keyword and `from`, and the specifier.
-fn declarations(source: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    for (at, _) in source.match_indices("from") {
-        let rest = source[at + 4..].trim_start();
-        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-            continue;
-        };
-        let Some(end) = rest[1..].find(quote) else {
-            continue;
-        };
-        let before = &source[..at];
-        let start = before
-            .rfind("import")
-            .into_iter()
-            .chain(before.rfind("export"))
-            .max()
-            .unwrap_or(0);
-        found.push((before[start..].to_string(), rest[1..1 + end].to_string()));
-    }
-    found
-}
-
 /// Why a specifier names no module: the map lacks the resolved name, or the specifier climbs
 /// above the root.
 enum Missing {
@@ -303,29 +259,7 @@ impl Loader for ModuleMap {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
-    use super::{imports_statically, resolve_path, written_specifier};
-
-    #[test]
-    fn a_link_error_finds_the_specifier_its_importer_wrote() {
-        let modules: BTreeMap<String, String> = [
-            (
-                "lib/a.js",
-                "import { nope } from './util.js'; export const y = 1",
-            ),
-            ("b.js", "import { x } from '/lib/util.js'"),
-            ("c.js", "import d from \"../lib/util.js\""),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-        let found = |export| written_specifier(&modules, "lib/util.js", export);
-        assert_eq!(found("nope").as_deref(), Some("./util.js"));
-        assert_eq!(found("x").as_deref(), Some("/lib/util.js"));
-        assert_eq!(found("missing"), None);
-        assert_eq!(written_specifier(&modules, "other.js", "x"), None);
-    }
+    use super::{imports_statically, resolve_path};
 
     #[test]
     fn specifiers_resolve_against_the_importing_module_directory() {

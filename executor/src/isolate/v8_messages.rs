@@ -42,9 +42,6 @@ const NOT_ASYNC_ITERABLE: &str = " is not async iterable";
 /// what is left here is what needs the program's source (V8's call-site rendering) and the
 /// few texts no patch changes yet.
 pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'_>>) -> String {
-    if let Some(text) = link_error(message) {
-        return text;
-    }
     if message.ends_with(NOT_ASYNC_ITERABLE) {
         return position
             .and_then(|p| iterated_at(p.source, p.line, p.column))
@@ -618,34 +615,6 @@ pub(super) fn undefined_export(message: &str) -> Option<String> {
     Some(format!("Export '{name}' is not defined in module"))
 }
 
-/// V8's text for a module that cannot be linked, from QuickJS's: an import of a name the
-/// module does not export, or one two `export *` declarations both provide.
-fn link_error(message: &str) -> Option<String> {
-    let quoted = |text: &str| -> Option<(String, String)> {
-        let (name, rest) = text.strip_prefix('\'')?.split_once("' in module '")?;
-        Some((
-            name.to_string(),
-            rest.strip_suffix('\'').unwrap_or(rest).to_string(),
-        ))
-    };
-    if let Some(rest) = message.strip_prefix("Could not find export ") {
-        let (name, module) = quoted(rest)?;
-        return Some(format!(
-            "The requested module '{module}' does not provide an export named '{name}'"
-        ));
-    }
-    if let Some(rest) = message
-        .strip_prefix("export ")
-        .and_then(|r| r.strip_suffix(" is ambiguous"))
-    {
-        let (name, module) = quoted(rest)?;
-        return Some(format!(
-            "The requested module '{module}' contains conflicting star exports for name '{name}'"
-        ));
-    }
-    None
-}
-
 /// A V8-worded syntax error for QuickJS's `message` at `line`:`column` of `source`.
 pub(super) fn translate_syntax_error(
     message: &str,
@@ -834,18 +803,6 @@ mod tests {
                 13
             ),
             "Invalid or unexpected token"
-        );
-    }
-
-    #[test]
-    fn link_errors_are_worded_as_v8_words_them() {
-        assert_eq!(
-            translate_message("Could not find export 'nope' in module 'b.js'", None),
-            "The requested module 'b.js' does not provide an export named 'nope'"
-        );
-        assert_eq!(
-            translate_message("export 'x' in module 'c.js' is ambiguous", None),
-            "The requested module 'c.js' contains conflicting star exports for name 'x'"
         );
     }
 

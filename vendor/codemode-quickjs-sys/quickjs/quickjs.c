@@ -398,6 +398,9 @@ struct JSRuntime {
     void *host_promise_rejection_tracker_opaque;
 
     struct list_head job_list; /* list of JSJobEntry.link */
+    /* dynamic imports being evaluated (workerd's global scope), where an
+       import() runs as a microtask */
+    int dynamic_import_depth;
 
     bool module_normalize_has_attr;
     union {
@@ -1500,6 +1503,10 @@ static void js_mark_module_def(JSRuntime *rt, JSModuleDef *m,
 static JSValue js_import_meta(JSContext *ctx);
 static JSValue js_dynamic_import(JSContext *ctx, JSValueConst specifier,
                                  JSValueConst options);
+static JSValue js_dynamic_import_job(JSContext *ctx,
+                                     int argc, JSValueConst *argv);
+static JSValue js_dynamic_import_now_job(JSContext *ctx,
+                                         int argc, JSValueConst *argv);
 static void free_var_ref(JSRuntime *rt, JSVarRef *var_ref);
 static void js_async_function_free(JSRuntime *rt, JSAsyncFunctionData *s);
 static void js_release_coro(JSRuntime *rt, JSGCObjectHeader *coro);
@@ -2549,22 +2556,45 @@ JSContext *JS_GetPendingJobContext(JSRuntime *rt)
     return NULL;
 }
 
+/* The job to run next. workerd runs a dynamic import as an event of its
+   own, once the microtasks queued before it have run: the first job that
+   is not an import, else (unless microtasks_only) the first import. An
+   import made while a module evaluates (js_dynamic_import_now_job) is a
+   microtask. */
+static JSJobEntry *js_next_job(JSRuntime *rt, bool microtasks_only)
+{
+    struct list_head *el;
+    JSJobEntry *e, *import = NULL;
+
+    list_for_each(el, &rt->job_list) {
+        e = list_entry(el, JSJobEntry, link);
+        if (e->job_func != js_dynamic_import_job)
+            return e;
+        if (!import)
+            import = e;
+    }
+    return microtasks_only ? NULL : import;
+}
+
+static int js_run_job(JSRuntime *rt, JSJobEntry *e, JSContext **pctx);
+
 /* return < 0 if exception, 0 if no job pending, 1 if a job was
    executed successfully. the context of the job is stored in '*pctx' */
 int JS_ExecutePendingJob(JSRuntime *rt, JSContext **pctx)
 {
-    JSContext *ctx;
-    JSJobEntry *e;
-    JSValue res;
-    int i, ret;
-
     if (list_empty(&rt->job_list)) {
         *pctx = NULL;
         return 0;
     }
+    return js_run_job(rt, js_next_job(rt, false), pctx);
+}
 
-    /* get the first pending job and execute it */
-    e = list_entry(rt->job_list.next, JSJobEntry, link);
+static int js_run_job(JSRuntime *rt, JSJobEntry *e, JSContext **pctx)
+{
+    JSContext *ctx;
+    JSValue res;
+    int i, ret;
+
     list_del(&e->link);
     ctx = e->ctx;
     res = e->job_func(e->ctx, e->argc, vc(e->argv));
@@ -8790,6 +8820,10 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
         snprintf(buf, buf_size, "[object Array]");
         return buf;
     }
+    if (p->class_id == JS_CLASS_MODULE_NS) {
+        snprintf(buf, buf_size, "[object Module]");
+        return buf;
+    }
     /* The global object: the reference's is a ServiceWorkerGlobalScope. */
     if (JS_VALUE_GET_TAG(ctx->global_obj) == JS_TAG_OBJECT &&
         p == JS_VALUE_GET_OBJ(ctx->global_obj)) {
@@ -8972,6 +9006,24 @@ static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
     } else {
         return false;
     }
+}
+
+/* a write to a module namespace object, to an export or any other name
+   (V8: Cannot assign to property 'a' of [object Module]; a symbol as
+   Symbol(desc)) */
+static int JS_ThrowTypeErrorModuleNamespaceWrite(JSContext *ctx, int flags,
+                                                 JSAtom atom)
+{
+    if ((flags & JS_PROP_THROW) ||
+        ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+        char name[V8_VALUE_STR_BUF_SIZE];
+        JSValue key = JS_AtomToValue(ctx, atom);
+        js_v8_value_str(ctx, name, sizeof(name), key);
+        JS_FreeValue(ctx, key);
+        JS_ThrowTypeError(ctx, "Cannot assign to property '%s' of [object Module]", name);
+        return -1;
+    }
+    return false;
 }
 
 /* a write to a read-only property of obj (V8: Cannot assign to read only
@@ -11272,7 +11324,10 @@ retry:
 
     if (p == JS_VALUE_GET_OBJ(obj)) {
         if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorNotExtensible(ctx, flags, "add", prop);
+            if (p->class_id == JS_CLASS_MODULE_NS)
+                ret = JS_ThrowTypeErrorModuleNamespaceWrite(ctx, flags, prop);
+            else
+                ret = JS_ThrowTypeErrorNotExtensible(ctx, flags, "add", prop);
             goto done;
         }
         if (p->is_exotic) {
@@ -11308,7 +11363,10 @@ retry:
         } else if (!(desc_flags & JS_PROP_WRITABLE) ||
                    p->class_id == JS_CLASS_MODULE_NS) {
         read_only_prop:
-            ret = JS_ThrowTypeErrorReadOnlyProp(ctx, flags, this_obj, prop);
+            if (p && p->class_id == JS_CLASS_MODULE_NS)
+                ret = JS_ThrowTypeErrorModuleNamespaceWrite(ctx, flags, prop);
+            else
+                ret = JS_ThrowTypeErrorReadOnlyProp(ctx, flags, this_obj, prop);
             goto done;
         }
         ret = JS_DefineProperty(ctx, this_obj, prop, val,
@@ -11316,7 +11374,10 @@ retry:
                                 JS_PROP_HAS_VALUE);
     } else {
         if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorNotExtensible(ctx, flags, "add", prop);
+            if (p->class_id == JS_CLASS_MODULE_NS)
+                ret = JS_ThrowTypeErrorModuleNamespaceWrite(ctx, flags, prop);
+            else
+                ret = JS_ThrowTypeErrorNotExtensible(ctx, flags, "add", prop);
             goto done;
         }
     generic_create_prop:
@@ -11636,6 +11697,12 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
 
     if (!p->extensible) {
     not_extensible:
+        if (p->class_id == JS_CLASS_MODULE_NS) {
+            /* V8: Cannot redefine property: x (a new name too) */
+            char name[ATOM_GET_STR_BUF_SIZE];
+            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            return JS_ThrowTypeErrorOrFalse(ctx, flags, "Cannot redefine property: %s", name);
+        }
         return JS_ThrowTypeErrorNotExtensible(ctx, flags, "define", prop);
     }
 
@@ -31602,6 +31669,11 @@ typedef struct JSResolveState {
     JSResolveEntry *array;
     int size;
     int count;
+    /* where the resolution failed: the module's specifier as its importer
+       wrote it (V8 names a module so in its link errors) and the name
+       looked up there */
+    JSAtom error_specifier;
+    JSAtom error_name;
 } JSResolveState;
 
 static int find_resolve_entry(JSResolveState *s,
@@ -31643,6 +31715,7 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
                                               JSModuleDef **pmodule,
                                               JSExportEntry **pme,
                                               JSModuleDef *m,
+                                              JSAtom specifier,
                                               JSAtom export_name,
                                               JSResolveState *s)
 {
@@ -31650,8 +31723,11 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
 
     *pmodule = NULL;
     *pme = NULL;
-    if (find_resolve_entry(s, m, export_name) >= 0)
+    if (find_resolve_entry(s, m, export_name) >= 0) {
+        s->error_specifier = specifier;
+        s->error_name = export_name;
         return JS_RESOLVE_RES_CIRCULAR;
+    }
     if (add_resolve_entry(ctx, s, m, export_name) < 0)
         return JS_RESOLVE_RES_EXCEPTION;
     me = find_export_entry(ctx, m, export_name);
@@ -31672,6 +31748,7 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
                 return JS_RESOLVE_RES_FOUND;
             } else {
                 return js_resolve_export1(ctx, pmodule, pme, m1,
+                                          m->req_module_entries[me->u.req_module_idx].module_name,
                                           me->local_name, s);
             }
         }
@@ -31688,6 +31765,7 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
 
                 m1 = m->req_module_entries[se->req_module_idx].module;
                 ret = js_resolve_export1(ctx, &res_m, &res_me, m1,
+                                         m->req_module_entries[se->req_module_idx].module_name,
                                          export_name, s);
                 if (ret == JS_RESOLVE_RES_AMBIGUOUS ||
                     ret == JS_RESOLVE_RES_EXCEPTION) {
@@ -31698,6 +31776,8 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
                             res_me->local_name != (*pme)->local_name) {
                             *pmodule = NULL;
                             *pme = NULL;
+                            s->error_specifier = specifier;
+                            s->error_name = export_name;
                             return JS_RESOLVE_RES_AMBIGUOUS;
                         }
                     } else {
@@ -31709,6 +31789,8 @@ static JSResolveResultEnum js_resolve_export1(JSContext *ctx,
             if (*pme != NULL)
                 return JS_RESOLVE_RES_FOUND;
         }
+        s->error_specifier = specifier;
+        s->error_name = export_name;
         return JS_RESOLVE_RES_NOT_FOUND;
     }
 }
@@ -31720,7 +31802,10 @@ static JSResolveResultEnum js_resolve_export(JSContext *ctx,
                                              JSModuleDef **pmodule,
                                              JSExportEntry **pme,
                                              JSModuleDef *m,
-                                             JSAtom export_name)
+                                             JSAtom specifier,
+                                             JSAtom export_name,
+                                             JSAtom *perror_specifier,
+                                             JSAtom *perror_name)
 {
     JSResolveState ss, *s = &ss;
     int i;
@@ -31729,8 +31814,14 @@ static JSResolveResultEnum js_resolve_export(JSContext *ctx,
     s->array = NULL;
     s->size = 0;
     s->count = 0;
+    s->error_specifier = JS_ATOM_NULL;
+    s->error_name = export_name;
 
-    ret = js_resolve_export1(ctx, pmodule, pme, m, export_name, s);
+    ret = js_resolve_export1(ctx, pmodule, pme, m, specifier, export_name, s);
+    if (perror_specifier)
+        *perror_specifier = s->error_specifier;
+    if (perror_name)
+        *perror_name = s->error_name;
 
     for(i = 0; i < s->count; i++)
         JS_FreeAtom(ctx, s->array[i].name);
@@ -31766,7 +31857,9 @@ static JSVarRef *js_get_local_export_var_ref1(JSContext *ctx, JSModuleDef *m,
         if (add_resolve_entry(ctx, s, m, mi->import_name) < 0)
             return NULL;
         m1 = m->req_module_entries[mi->req_module_idx].module;
-        if (js_resolve_export1(ctx, &res_m, &res_me, m1, mi->import_name, s) ==
+        if (js_resolve_export1(ctx, &res_m, &res_me, m1,
+                               m->req_module_entries[mi->req_module_idx].module_name,
+                               mi->import_name, s) ==
                 JS_RESOLVE_RES_FOUND &&
             res_me->local_name != JS_ATOM__star_)
             return js_get_local_export_var_ref1(ctx, res_m, res_me, s);
@@ -31788,6 +31881,8 @@ static JSVarRef *js_get_local_export_var_ref(JSContext *ctx, JSModuleDef *m,
     s->array = NULL;
     s->size = 0;
     s->count = 0;
+    s->error_specifier = JS_ATOM_NULL;
+    s->error_name = JS_ATOM_NULL;
     var_ref = js_get_local_export_var_ref1(ctx, m, me, s);
     for(i = 0; i < s->count; i++)
         JS_FreeAtom(ctx, s->array[i].name);
@@ -31795,30 +31890,34 @@ static JSVarRef *js_get_local_export_var_ref(JSContext *ctx, JSModuleDef *m,
     return var_ref;
 }
 
+/* V8's link errors name the module by its specifier as the importing
+   module wrote it (`specifier`); QuickJS's resolved name is the fallback. */
 static void js_resolve_export_throw_error(JSContext *ctx,
                                           JSResolveResultEnum res,
-                                          JSModuleDef *m, JSAtom export_name)
+                                          JSModuleDef *m, JSAtom specifier,
+                                          JSAtom export_name)
 {
     char buf1[ATOM_GET_STR_BUF_SIZE];
     char buf2[ATOM_GET_STR_BUF_SIZE];
+    JSAtom module = specifier != JS_ATOM_NULL ? specifier : m->module_name;
     switch(res) {
     case JS_RESOLVE_RES_EXCEPTION:
         break;
     default:
     case JS_RESOLVE_RES_NOT_FOUND:
-        JS_ThrowSyntaxError(ctx, "Could not find export '%s' in module '%s'",
-                            JS_AtomGetStr(ctx, buf1, sizeof(buf1), export_name),
-                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), m->module_name));
+        JS_ThrowSyntaxError(ctx, "The requested module '%s' does not provide an export named '%s'",
+                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), module),
+                            JS_AtomGetStr(ctx, buf1, sizeof(buf1), export_name));
         break;
     case JS_RESOLVE_RES_CIRCULAR:
-        JS_ThrowSyntaxError(ctx, "circular reference when looking for export '%s' in module '%s'",
+        JS_ThrowSyntaxError(ctx, "Detected cycle while resolving name '%s' in '%s'",
                             JS_AtomGetStr(ctx, buf1, sizeof(buf1), export_name),
-                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), m->module_name));
+                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), module));
         break;
     case JS_RESOLVE_RES_AMBIGUOUS:
-        JS_ThrowSyntaxError(ctx, "export '%s' in module '%s' is ambiguous",
-                            JS_AtomGetStr(ctx, buf1, sizeof(buf1), export_name),
-                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), m->module_name));
+        JS_ThrowSyntaxError(ctx, "The requested module '%s' contains conflicting star exports for name '%s'",
+                            JS_AtomGetStr(ctx, buf2, sizeof(buf2), module),
+                            JS_AtomGetStr(ctx, buf1, sizeof(buf1), export_name));
         break;
     }
 }
@@ -31974,14 +32073,15 @@ static JSValue js_build_module_ns(JSContext *ctx, JSModuleDef *m)
         JSResolveResultEnum res;
         JSExportEntry *res_me;
         JSModuleDef *res_m;
+        JSAtom error_specifier = JS_ATOM_NULL;
 
         if (en->u.me) {
             res_me = en->u.me; /* fast case: no resolution needed */
             res_m = m;
             res = JS_RESOLVE_RES_FOUND;
         } else {
-            res = js_resolve_export(ctx, &res_m, &res_me, m,
-                                    en->export_name);
+            res = js_resolve_export(ctx, &res_m, &res_me, m, JS_ATOM_NULL,
+                                    en->export_name, &error_specifier, NULL);
         }
         if (res != JS_RESOLVE_RES_FOUND) {
             if (res != JS_RESOLVE_RES_AMBIGUOUS) {
@@ -31992,9 +32092,11 @@ static JSValue js_build_module_ns(JSContext *ctx, JSModuleDef *m)
                     me->local_name != JS_ATOM__star_) {
                     JSModuleDef *m1 =
                         m->req_module_entries[me->u.req_module_idx].module;
-                    js_resolve_export_throw_error(ctx, res, m1, me->local_name);
+                    js_resolve_export_throw_error(ctx, res, m1, error_specifier,
+                                                  me->local_name);
                 } else {
-                    js_resolve_export_throw_error(ctx, res, m, en->export_name);
+                    js_resolve_export_throw_error(ctx, res, m, error_specifier,
+                                                  en->export_name);
                 }
                 goto fail;
             }
@@ -32024,7 +32126,7 @@ static JSValue js_build_module_ns(JSContext *ctx, JSModuleDef *m)
                 JSVarRef *var_ref = en->u.var_ref;
                 if (!var_ref) {
                     js_resolve_export_throw_error(ctx, JS_RESOLVE_RES_CIRCULAR,
-                                                  m, en->export_name);
+                                                  m, JS_ATOM_NULL, en->export_name);
                     goto fail;
                 }
                 pr = add_property(ctx, p, en->export_name,
@@ -32298,13 +32400,19 @@ static int js_inner_module_linking(JSContext *ctx, JSModuleDef *m,
             JSResolveResultEnum ret;
             JSExportEntry *res_me;
             JSModuleDef *res_m, *m1;
+            JSAtom error_specifier, error_name;
             m1 = m->req_module_entries[me->u.req_module_idx].module;
-            ret = js_resolve_export(ctx, &res_m, &res_me, m1, me->local_name);
+            /* from m's own export, as V8 resolves it, so that a cycle of
+               re-exports is found where V8 finds it */
+            ret = js_resolve_export(ctx, &res_m, &res_me, m, JS_ATOM_NULL,
+                                    me->export_name, &error_specifier,
+                                    &error_name);
             if (ret != JS_RESOLVE_RES_FOUND) {
                 /* the binding is missing from the re-exported module m1, not
                    from the re-exporting module m; report m1 and the name being
                    looked up there, matching the direct-import diagnostic */
-                js_resolve_export_throw_error(ctx, ret, m1, me->local_name);
+                js_resolve_export_throw_error(ctx, ret, m1, error_specifier,
+                                              error_name);
                 goto fail;
             }
         }
@@ -32352,11 +32460,15 @@ static int js_inner_module_linking(JSContext *ctx, JSModuleDef *m,
                 JSResolveResultEnum ret;
                 JSExportEntry *res_me;
                 JSModuleDef *res_m;
+                JSAtom error_specifier, error_name;
 
-                ret = js_resolve_export(ctx, &res_m,
-                                        &res_me, m1, mi->import_name);
+                ret = js_resolve_export(ctx, &res_m, &res_me, m1,
+                                        m->req_module_entries[mi->req_module_idx].module_name,
+                                        mi->import_name, &error_specifier,
+                                        &error_name);
                 if (ret != JS_RESOLVE_RES_FOUND) {
-                    js_resolve_export_throw_error(ctx, ret, m1, mi->import_name);
+                    js_resolve_export_throw_error(ctx, ret, m1, error_specifier,
+                                                  error_name);
                     goto fail;
                 }
                 if (res_me->local_name == JS_ATOM__star_) {
@@ -32583,10 +32695,35 @@ static JSValue js_load_module_fulfilled(JSContext *ctx, JSValueConst this_val,
     return JS_UNDEFINED;
 }
 
-static void JS_LoadModuleInternal(JSContext *ctx, const char *basename,
-                                  const char *filename,
-                                  JSValueConst *resolving_funcs,
-                                  JSValueConst attributes)
+/* workerd's runMicrotasks inside a dynamic import: every job queued but
+   the imports. < 0: an uncatchable error (the run is being stopped) is the
+   pending exception. */
+static int js_run_microtasks(JSContext *ctx)
+{
+    JSRuntime *rt = ctx->rt;
+    JSJobEntry *e;
+    JSContext *ctx1;
+    JSValue exc;
+
+    while ((e = js_next_job(rt, true)) != NULL) {
+        if (js_run_job(rt, e, &ctx1) < 0) {
+            exc = JS_GetException(ctx1);
+            if (JS_IsUncatchableError(exc)) {
+                JS_Throw(ctx1, exc);
+                return -1;
+            }
+            JS_FreeValue(ctx1, exc);
+        }
+    }
+    return 0;
+}
+
+/* < 0: an uncatchable error is pending (the import is neither resolved nor
+   rejected) */
+static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
+                                 const char *filename,
+                                 JSValueConst *resolving_funcs,
+                                 JSValueConst attributes)
 {
     JSValue evaluate_promise;
     JSModuleDef *m;
@@ -32597,6 +32734,19 @@ static void JS_LoadModuleInternal(JSContext *ctx, const char *basename,
     if (!m)
         goto fail;
 
+    /* workerd imports a module that is being evaluated (a top-level await
+       of its graph pending) as it stands: its namespace, at once */
+    if (m->status == JS_MODULE_STATUS_EVALUATING ||
+        m->status == JS_MODULE_STATUS_EVALUATING_ASYNC) {
+        func_obj = JS_NewModuleValue(ctx, m);
+        func_data[0] = resolving_funcs[0];
+        func_data[1] = resolving_funcs[1];
+        func_data[2] = func_obj;
+        js_load_module_fulfilled(ctx, JS_UNDEFINED, 0, NULL, 0, func_data);
+        JS_FreeValue(ctx, func_obj);
+        return 0;
+    }
+
     if (js_resolve_module(ctx, m) < 0) {
         js_free_modules(ctx, JS_FREE_MODULE_NOT_RESOLVED);
         goto fail;
@@ -32604,14 +32754,31 @@ static void JS_LoadModuleInternal(JSContext *ctx, const char *basename,
 
     /* Evaluate the module code */
     func_obj = JS_NewModuleValue(ctx, m);
+    ctx->rt->dynamic_import_depth++;
     evaluate_promise = JS_EvalFunction(ctx, func_obj);
+    ctx->rt->dynamic_import_depth--;
     if (JS_IsException(evaluate_promise)) {
     fail:
         err = JS_GetException(ctx);
         ret = JS_Call(ctx, resolving_funcs[1], JS_UNDEFINED, 1, vc(&err));
         JS_FreeValue(ctx, ret); /* XXX: what to do if exception ? */
         JS_FreeValue(ctx, err);
-        return;
+        return 0;
+    }
+
+    /* workerd evaluates the module, then runs the microtasks: a top-level
+       await still pending after them is an error */
+    ctx->rt->dynamic_import_depth++;
+    if (js_run_microtasks(ctx) < 0) {
+        ctx->rt->dynamic_import_depth--;
+        JS_FreeValue(ctx, evaluate_promise);
+        return -1;
+    }
+    ctx->rt->dynamic_import_depth--;
+    if (JS_PromiseState(ctx, evaluate_promise) == JS_PROMISE_PENDING) {
+        JS_FreeValue(ctx, evaluate_promise);
+        JS_ThrowPlainError(ctx, "Top-level await in module is unsettled.");
+        goto fail;
     }
 
     func_obj = JS_NewModuleValue(ctx, m);
@@ -32626,6 +32793,7 @@ static void JS_LoadModuleInternal(JSContext *ctx, const char *basename,
     JS_FreeValue(ctx, evaluate_resolving_funcs[0]);
     JS_FreeValue(ctx, evaluate_resolving_funcs[1]);
     JS_FreeValue(ctx, evaluate_promise);
+    return 0;
 }
 
 /* Return a promise or an exception in case of memory error. Used by
@@ -32638,7 +32806,11 @@ JSValue JS_LoadModule(JSContext *ctx, const char *basename,
     promise = JS_NewPromiseCapability(ctx, resolving_funcs);
     if (JS_IsException(promise))
         return JS_EXCEPTION;
-    JS_LoadModuleInternal(ctx, basename, filename, vc(resolving_funcs), JS_UNDEFINED);
+    if (JS_LoadModuleInternal(ctx, basename, filename, vc(resolving_funcs),
+                              JS_UNDEFINED) < 0) {
+        JS_FreeValue(ctx, promise);
+        promise = JS_EXCEPTION;
+    }
     JS_FreeValue(ctx, resolving_funcs[0]);
     JS_FreeValue(ctx, resolving_funcs[1]);
     return promise;
@@ -32666,10 +32838,11 @@ static JSValue js_dynamic_import_job(JSContext *ctx,
     if (!filename)
         goto exception;
 
-    JS_LoadModuleInternal(ctx, basename, filename, resolving_funcs, attributes);
+    ret = JS_LoadModuleInternal(ctx, basename, filename, resolving_funcs,
+                                attributes) < 0 ? JS_EXCEPTION : JS_UNDEFINED;
     JS_FreeCString(ctx, filename);
     JS_FreeCString(ctx, basename);
-    return JS_UNDEFINED;
+    return ret;
  exception:
     err = JS_GetException(ctx);
     ret = JS_Call(ctx, resolving_funcs[1], JS_UNDEFINED, 1, vc(&err));
@@ -32677,6 +32850,14 @@ static JSValue js_dynamic_import_job(JSContext *ctx,
     JS_FreeValue(ctx, err);
     JS_FreeCString(ctx, basename);
     return JS_UNDEFINED;
+}
+
+/* an import() made while a module evaluates: workerd loads it at once,
+   so it is a microtask, not an event of its own */
+static JSValue js_dynamic_import_now_job(JSContext *ctx,
+                                         int argc, JSValueConst *argv)
+{
+    return js_dynamic_import_job(ctx, argc, argv);
 }
 
 static JSValue js_dynamic_import(JSContext *ctx, JSValueConst specifier,
@@ -32766,7 +32947,9 @@ static JSValue js_dynamic_import(JSContext *ctx, JSValueConst specifier,
 
     /* cannot run JS_LoadModuleInternal synchronously because it would
        cause an unexpected recursion in js_evaluate_module() */
-    JS_EnqueueJob(ctx, js_dynamic_import_job, 5, vc(args));
+    JS_EnqueueJob(ctx, ctx->rt->dynamic_import_depth > 0 ?
+                  js_dynamic_import_now_job : js_dynamic_import_job,
+                  5, vc(args));
 done:
     JS_FreeValue(ctx, basename_val);
     JS_FreeValue(ctx, resolving_funcs[0]);
@@ -42733,8 +42916,23 @@ static JSValue js_object_seal(JSContext *ctx, JSValueConst this_val,
 
     p = JS_VALUE_GET_OBJ(obj);
     if (p->class_id == JS_CLASS_MODULE_NS) {
-        return JS_ThrowTypeError(ctx, "cannot %s module namespace",
-                                 freeze_flag ? "freeze" : "seal");
+        /* V8: its exports are non-configurable already and the object is
+           not extensible, so sealing succeeds; freezing makes the first
+           export read-only, which a namespace refuses (Cannot redefine
+           property: x); a namespace without exports freezes */
+        if (freeze_flag) {
+            JSShapeProperty *prs;
+            char name[ATOM_GET_STR_BUF_SIZE];
+            for(i = 0, prs = get_shape_prop(p->shape); i < p->shape->prop_count;
+                i++, prs++) {
+                if (prs->atom != JS_ATOM_NULL &&
+                    JS_AtomGetKind(ctx, prs->atom) == JS_ATOM_KIND_STRING) {
+                    JS_AtomGetStr(ctx, name, sizeof(name), prs->atom);
+                    return JS_ThrowTypeError(ctx, "Cannot redefine property: %s", name);
+                }
+            }
+        }
+        return js_dup(obj);
     }
 
     res = JS_PreventExtensions(ctx, obj);

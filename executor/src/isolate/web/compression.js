@@ -22,6 +22,8 @@
     };
   };
   const codecFor = (what, format, compress) => {
+    // workerd's compression streams are I/O objects, refused in global scope.
+    native.refuseInGlobalScope();
     if (typeof format !== "string") throw new TypeError(`Failed to construct '${what}': constructor parameter 1 is not of type 'string'.`);
     const codec = native.codec(format, compress);
     if (codec === undefined) throw new TypeError(FORMATS);

@@ -278,6 +278,8 @@
   }
   const initBody = (self, body, headers) => {
     const e = extract(body);
+    // Workers backs a body given whole (not a stream) with I/O, refused in global scope.
+    if (e.bytes !== null && e.bytes !== undefined) native.refuseInGlobalScope();
     bodies.set(self, { bytes: e.bytes ?? null, stream: e.stream ?? null, used: false });
     if (e.type !== null && !headers.has("content-type")) headers.set("content-type", e.type);
   };
@@ -321,6 +323,7 @@
     }
     static redirect(url, status = 302) {
       if (![301, 302, 303, 307, 308].includes(status)) throw new RangeError(`${status} is not a redirect status code. It must be one of: 301, 302, 303, 307, or 308.`);
+      native.refuseInGlobalScope();
       const r = new Response(null, { status, headers: { location: new URL(String(url)).href } });
       return r;
     }

@@ -182,6 +182,8 @@
 
   class WebSocketPair {
     constructor() {
+      // A WebSocket is an I/O object, refused in global scope.
+      native.refuseInGlobalScope();
       const a = new WebSocket(creating);
       const b = new WebSocket(creating);
       sockets.get(a).peer = b;
