@@ -61,14 +61,17 @@ enum Step {
     Standard(usize),
     /// These two bytes are a code GB18030-2005 maps elsewhere.
     Pua(char),
-    /// This byte is an error under GB18030-2005.
+    /// This byte is an error: `0x80` (under GB18030-2005 only), or a lead byte whose
+    /// sequence is malformed (the bytes after it are read again). Written here, so that
+    /// `encoding_rs` never holds a malformed lead waiting for bytes it will not get.
     Error,
     /// The sequence is cut by the end of the bytes given so far.
     Cut,
 }
 
 /// The step at `bytes[0]` (never empty): one, two or four bytes, as the gb18030 decoder
-/// takes them (an invalid second, third or fourth byte is read again, as the standard says).
+/// takes them (after a malformed lead, the second, third and fourth bytes are read again,
+/// as the standard says).
 fn step(bytes: &[u8]) -> Step {
     match bytes[0] {
         0x80 => Step::Error,
@@ -80,12 +83,12 @@ fn step(bytes: &[u8]) -> Step {
                 match (bytes.get(2), bytes.get(3)) {
                     (None, _) | (Some(0x81..=0xFE), None) => Step::Cut,
                     (Some(0x81..=0xFE), Some(0x30..=0x39)) => Step::Standard(4),
-                    _ => Step::Standard(1),
+                    _ => Step::Error,
                 }
             } else if let Some(c) = pua_2005(lead, second) {
                 Step::Pua(c)
             } else if second < 0x80 && !(0x40..0x7F).contains(&second) {
-                Step::Standard(1)
+                Step::Error
             } else {
                 Step::Standard(2)
             }
@@ -187,7 +190,10 @@ mod tests {
 
     #[test]
     fn the_eighteen_codes_are_private_use_and_the_rest_is_the_standard() {
-        let text = decode(&[&[0xA6, 0xD9, 0xC4, 0xE3, 0xFE, 0x59, 0xFE, 0xA0, 0x41]], false);
+        let text = decode(
+            &[&[0xA6, 0xD9, 0xC4, 0xE3, 0xFE, 0x59, 0xFE, 0xA0, 0x41]],
+            false,
+        );
         assert_eq!(text.as_deref(), Some("\u{E78D}你\u{E81E}\u{E864}A"));
     }
 
@@ -204,10 +210,7 @@ mod tests {
     fn a_code_cut_between_chunks_is_read_whole() {
         let text = decode(&[&[0x41, 0xA6], &[0xD9, 0x84, 0x31], &[0xA4, 0x39]], false);
         assert_eq!(text.as_deref(), Some("A\u{E78D}\u{FFFF}"));
-        assert_eq!(
-            decode(&[&[0xA6], &[]], false).as_deref(),
-            Some("\u{FFFD}")
-        );
+        assert_eq!(decode(&[&[0xA6], &[]], false).as_deref(), Some("\u{FFFD}"));
     }
 
     #[test]
