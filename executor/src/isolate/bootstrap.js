@@ -454,12 +454,16 @@
   // The run loop's hook. The executor keeps it out of the program's reach (no global names
   // it); it is frozen and its run state read-only all the same, so that nothing reaching it
   // could forge how the program settled or swap the intrinsics the result is cloned with.
-  let state = 0, started = false, begun = false, settledValue, settledError;
+  let state = 0, started = false, begun = false, exited, settledValue, settledError;
   const internal = {
     get state() { return state; },
     get started() { return started; },
     get value() { return settledValue; },
     get error() { return settledError; },
+    // process.exit(): the run ends and `execute()` rejects with `text`, as workerd cancels
+    // the request (web/scope.js; the caller throws an uncatchable error to stop the program).
+    get exited() { return exited; },
+    exit(text) { if (state === 0) { state = 2; exited = text; } },
     outbound,
     prepareStackTrace,
     dispatch,

@@ -262,6 +262,16 @@ impl Session {
             Ended::Settled => {
                 // Reading the settled value out runs program code (getters, proxy traps,
                 // `message` accessors): it runs under the CPU deadline like any other.
+                // process.exit() cancels the run as workerd cancels a request: `execute()`
+                // rejects with its text.
+                let exited = self
+                    .ctx
+                    .with(|ctx| internal_object(&ctx)?.get::<_, Option<String>>("exited"))
+                    .map_err(quickjs_failure)?;
+                if let Some(text) = exited {
+                    self.host.borrow_mut().logs.clear();
+                    return Err(Error::Rejected(text));
+                }
                 let began = self.clock.begin_crossing();
                 let settled = self.settled();
                 self.clock.end_js(began);

@@ -1,6 +1,9 @@
 //! UTF-8 and base64 for `encoding.js`: TextEncoder, TextDecoder, atob and btoa. Every other
 //! encoding of the WHATWG Encoding Standard (labels, names, decoders) is `encoding_rs`'s,
-//! through a [`Decoding`], the state of one TextDecoder that streams.
+//! through a [`Decoding`], the state of one TextDecoder that streams; `gbk` and `gb18030` with
+//! the reference's GB18030-2005 mapping over it ([`gb18030`]).
+
+mod gb18030;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -18,6 +21,9 @@ pub(crate) struct Decoding {
     encoding: &'static Encoding,
     #[qjs(skip_trace)]
     decoder: encoding_rs::Decoder,
+    /// For `gbk` and `gb18030`: GB18030-2005's adjustment and its held bytes.
+    #[qjs(skip_trace)]
+    gb2005: Option<gb18030::Gb2005>,
     fatal: bool,
     ignore_bom: bool,
 }
@@ -35,7 +41,9 @@ impl Decoding {
             .max_utf8_buffer_length(input.len())
             .unwrap_or(usize::MAX / 2);
         let mut out = String::with_capacity(capacity);
-        let ok = if self.fatal {
+        let ok = if let Some(gb) = self.gb2005.as_mut() {
+            gb.decode(&mut self.decoder, &input, &mut out, last, self.fatal)
+        } else if self.fatal {
             let (result, _) = self
                 .decoder
                 .decode_to_string_without_replacement(&input, &mut out, last);
@@ -46,6 +54,7 @@ impl Decoding {
         };
         if last || !ok {
             self.decoder = new_decoder(self.encoding, self.ignore_bom);
+            self.gb2005 = gb18030::applies_to(self.encoding).then(Default::default);
         }
         ok.then_some(out)
     }
@@ -88,6 +97,7 @@ pub(super) fn natives<'js>(ctx: &Ctx<'js>, natives: &Object<'js>) -> rquickjs::R
                 let decoding = Decoding {
                     encoding,
                     decoder: new_decoder(encoding, ignore_bom),
+                    gb2005: gb18030::applies_to(encoding).then(Default::default),
                     fatal,
                     ignore_bom,
                 };

@@ -1,7 +1,8 @@
 // HTMLRewriter: Workers' streaming HTML rewriter, on lol_html (html.rs) as workerd has it.
 // `transform(response)` answers a Response whose body is the rewritten stream: each chunk
 // read from the source goes through lol_html, whose handlers call back here; a handler that
-// returns a promise is awaited before the rewriter goes on. The shapes (own properties of the
+// returns a promise is awaited before the rewriter goes on, and so is content given as a
+// stream or Response (read whole, then written as a string would be). The shapes (own properties of the
 // content tokens, enumerable methods), argument checks and texts are workerd's.
 (function (native, use) {
   "use strict";
@@ -11,6 +12,8 @@
   const { ReadableStream } = use("streams");
   const STALE = "This content token is no longer valid. Content tokens are only valid during the execution of the relevant content handler.";
   const CONTENT = "string or JsReadableStream or Response";
+  const LOCKED = "The ReadableStream has been locked to a reader.";
+  const NO_STREAM = "Replacing content in HTML comments using a ReadableStream or Response object is not implemented. You must provide a string.";
   const fail = (text) => { throw new TypeError(text); };
   const param = (method, on, n, type) => `Failed to execute '${method}' on '${on}': parameter ${n} is not of type '${type}'.`;
   const encoder = new TextEncoder();
@@ -29,10 +32,29 @@
     if (options !== undefined && options !== null && typeof options !== "object" && typeof options !== "function") {
       fail(param(method, on, 2, "ContentOptions"));
     }
+    const isHtml = !!(options && options.html);
     if (value instanceof Response || value instanceof ReadableStream) {
-      fail(`${on}.${method}() with a ReadableStream or Response is not supported by this sandbox; pass a string.`);
+      // workerd streams content into elements, end tags and text, and gives this text for
+      // comments and the document's end alike.
+      if (on === "Comment" || on === "DocumentEnd") fail(NO_STREAM);
+      if (value instanceof Response && value.bodyUsed) fail(LOCKED);
+      const stream = value instanceof ReadableStream ? value : value.body;
+      if (stream === null) return ["", isHtml];
+      if (stream.locked) fail(LOCKED);
+      return [stream, isHtml];
     }
-    return [String(value), !!(options && options.html)];
+    return [String(value), isHtml];
+  };
+  // A content stream's text: its chunks (bytes, as UTF-8) joined.
+  const readText = async (stream) => {
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += typeof value === "string" ? value : decoder.decode(value, { stream: true });
+    }
   };
   const string = (method, on, n, count, value) => {
     if (count < n) fail(param(method, on, n, "string"));
@@ -61,7 +83,14 @@
     for (const name of names) {
       table[name] = { [name](value, options) {
         const [text, isHtml] = content(name, on, arguments.length, value, options);
-        op(this, name, text, undefined, isHtml);
+        const t = live(this);
+        // Content given as a stream is read whole before the rewriter goes on; the content
+        // after it on the same token waits its turn, so the order of the calls is kept.
+        if (typeof text !== "string" || t.deferred.length > 0) {
+          t.deferred.push(typeof text === "string" ? [name, text, isHtml] : [name, readText(text), isHtml]);
+        } else {
+          t.rw.op(name, text, "", isHtml);
+        }
         return this;
       } }[name];
     }
@@ -241,7 +270,7 @@
       const s = self(this);
       if (!(response instanceof Response)) fail(param("transform", "HTMLRewriter", 1, "Response"));
       const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-      if (response.bodyUsed) fail("The ReadableStream has been locked to a reader.");
+      if (response.bodyUsed) fail(LOCKED);
       const body = response.body;
       if (body === null) return new Response(null, init);
       const reader = body.getReader();
@@ -267,11 +296,12 @@
           const [proto, props] = KINDS[h.kind];
           const token = Object.create(proto);
           Object.defineProperties(token, props);
-          const t = { rw, run, live: true };
+          const t = { rw, run, live: true, deferred: [] };
           tokens.set(token, t);
           try {
             const result = h.fn.call(h.self, token);
             if (result !== null && typeof result === "object" && typeof result.then === "function") await result;
+            for (const [name, text, isHtml] of t.deferred) rw.op(name, await text, "", isHtml);
           } catch (e) {
             t.live = false;
             rw.resume(false);

@@ -231,6 +231,25 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, outbound: Option<Object<'js>>) -> rqu
             refuse.call(())
         })?,
     )?;
+    // process.exit(): the run ends with `text` (bootstrap.js's `internal.exit`), and an
+    // uncatchable error stops the program where it stands, as workerd cancels the request.
+    natives.set(
+        "exit",
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, text: String| -> rquickjs::Result<()> {
+                let internal = super::hook::internal_object(&ctx)?;
+                let exit: Function = internal.get("exit")?;
+                exit.call::<_, ()>((text.as_str(),))?;
+                let value = rquickjs::Exception::from_message(ctx.clone(), &text)?.into_value();
+                // SAFETY: `value` is a live error object of this context, which outlives the call.
+                unsafe {
+                    rquickjs::qjs::JS_SetUncatchableError(ctx.as_raw().as_ptr(), value.as_raw())
+                };
+                Err(ctx.throw(value))
+            },
+        )?,
+    )?;
     natives.set(
         "load",
         Function::new(

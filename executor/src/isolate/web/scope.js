@@ -63,8 +63,9 @@
   const process = {
     nextTick(callback, ...args) { queueMicrotask(() => callback(...args)); },
     env: {},
-    // workerd cancels the request; here the run fails with workerd's text.
-    exit(code) { throw new Error(`The Node.js process.exit(${code === undefined ? "" : code}) API was called. Canceling the request.`); },
+    // workerd cancels the request: nothing after the call runs (no catch, no finally), the
+    // run fails with this text and its console lines are dropped. The code reads as an int32.
+    exit(code) { native.exit(`The Node.js process.exit(${code | 0}) API was called. Canceling the request.`); },
     getBuiltinModule(name) { void name; return undefined; },
     platform: "linux",
     features: {

@@ -79,9 +79,15 @@
       if (s.bytes && !(strategy && strategy.highWaterMark !== undefined)) s.hwm = 0;
       s.controller = s.bytes ? new ReadableByteStreamController(creating, s) : new ReadableStreamDefaultController(creating, s);
       streams.set(this, s);
-      Promise.resolve()
-        .then(() => typeof s.source.start === "function" ? s.source.start.call(s.source, s.controller) : undefined)
-        .then(() => { s.started = true; pull(s); }, (e) => errorStream(s, e));
+      // start runs now, as the standard says (a stream closed or errored in start is so at
+      // once); pulling waits for what it returns.
+      let starting;
+      try {
+        starting = Promise.resolve(typeof s.source.start === "function" ? s.source.start.call(s.source, s.controller) : undefined);
+      } catch (e) {
+        starting = Promise.reject(e);
+      }
+      starting.then(() => { s.started = true; pull(s); }, (e) => errorStream(s, e));
     }
     static from(iterable) {
       const it = iterable[Symbol.asyncIterator] ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
