@@ -4,7 +4,8 @@
 #
 #   rquickjs-sys   -> vendor/codemode-quickjs-sys     vendor/patches/*.patch (the engine
 #                                                     series), then vendor/fork/rquickjs-sys.patch
-#   rquickjs-core  -> vendor/codemode-rquickjs-core   vendor/fork/rquickjs-core.patch
+#   rquickjs-core  -> vendor/codemode-rquickjs-core   vendor/fork/rquickjs-core.patch, then
+#                                                     vendor/fork/rquickjs-core/*.patch
 #   rquickjs-macro -> vendor/codemode-rquickjs-macro  vendor/fork/rquickjs-macro.patch
 #   rquickjs       -> vendor/codemode-rquickjs        vendor/fork/rquickjs.patch
 #
@@ -29,10 +30,13 @@ command -v patch >/dev/null || fail "the 'patch' program is needed and is not in
 
 # The directory under vendor/ that holds an upstream crate's fork.
 tree_of() { [[ "$1" == rquickjs-sys ]] && echo codemode-quickjs-sys || echo "codemode-$1"; }
-# An upstream crate's patches, in the order they apply.
+# An upstream crate's patches, in the order they apply: a fork's own changes beyond its
+# name, one concern each, follow its fork patch (vendor/fork/<crate>/*.patch).
 patches_of() {
   [[ "$1" == rquickjs-sys ]] && printf '%s\n' "${series[@]}"
   echo "$here/fork/$1.patch"
+  for p in "$here/fork/$1"/*.patch; do [[ -e "$p" ]] && echo "$p"; done
+  return 0
 }
 # Every file of a tree, relative, sorted, with its sha256 (the format sha256sum -c reads).
 checksums() { (cd "$1" && find . -type f ! -name .cargo-ok -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); }

@@ -178,6 +178,15 @@ enum Command {
         /// Where test262.json and test262.txt go.
         #[arg(long, default_value = "results/test262")]
         out: PathBuf,
+        /// Compare the error texts the tests make (each assert.throws's caught error, a
+        /// harness failure, a parse-negative test's SyntaxError) instead of pass rates:
+        /// writes messages.json, messages.yaml (the disagreements as cases) and messages.txt.
+        #[arg(long)]
+        messages: bool,
+        /// With --messages: take the reference columns from an earlier run's messages.json
+        /// (same suite and filters) instead of running them; only ours runs.
+        #[arg(long, value_name = "FILE")]
+        recorded: Option<PathBuf>,
     },
     /// Run the data-driven files of the Web Platform Tests (a web-platform-tests checkout) on
     /// the columns, entry by entry, and report per file how many entries the reference answers
@@ -307,7 +316,14 @@ fn main() -> ExitCode {
                 sample,
                 sampling,
                 out,
-            } => commands::test262::run(&root, dir, filters, sample, sampling, out).await,
+                messages,
+                recorded,
+            } => {
+                commands::test262::run(
+                    &root, dir, filters, sample, sampling, out, messages, recorded,
+                )
+                .await
+            }
             Command::Wpt {
                 dir,
                 files,

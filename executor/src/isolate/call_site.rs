@@ -113,11 +113,21 @@ impl Parser<'_> {
         let b = self.peek()?;
         match b {
             b'(' => {
-                self.balanced()?;
-                Some("(intermediate value)".into())
+                // V8 prints a parenthesized expression as the expression (`(42)()`: `42 is
+                // not a function`), and what it does not print as an intermediate value.
+                let inner = self.balanced()?;
+                Some(render(inner).unwrap_or_else(|| "(intermediate value)".into()))
             }
             b'\'' | b'"' => {
                 let text = self.string()?;
+                Some(format!("\"{text}\""))
+            }
+            b'`' => {
+                // A template without substitutions prints as the string it makes.
+                let text = self.string()?;
+                if text.contains("${") {
+                    return None;
+                }
                 Some(format!("\"{text}\""))
             }
             b'[' => {
@@ -302,6 +312,11 @@ mod tests {
         assert_eq!(render("10n").as_deref(), Some("(intermediate value)"));
         assert_eq!(render("a?.b").as_deref(), Some("a?.b"));
         assert_eq!(render("a + b"), None);
+        assert_eq!(render("(42)").as_deref(), Some("42"));
+        assert_eq!(render("(o).p").as_deref(), Some("o.p"));
+        assert_eq!(render("({})").as_deref(), Some("{}"));
+        assert_eq!(render("(`t`)").as_deref(), Some("\"t\""));
+        assert_eq!(render("(1, 2)").as_deref(), Some("(intermediate value)"));
         assert_eq!(render("await f()"), None);
         assert!(is_call("m.get('x')"));
         assert!(!is_call("m.get"));

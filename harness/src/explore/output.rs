@@ -26,21 +26,22 @@ const PRINTED_SHAPES: usize = 20;
 /// How many side errors the summaries list one by one.
 const LISTED_ERRORS: usize = 20;
 
+/// A case as a written catalogue holds it.
 #[derive(Serialize)]
-struct OutCase {
-    id: String,
-    about: String,
-    code: String,
+pub(crate) struct OutCase {
+    pub(crate) id: String,
+    pub(crate) about: String,
+    pub(crate) code: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    providers: Option<Vec<OutProvider>>,
+    pub(crate) providers: Option<Vec<OutProvider>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    options: Option<Value>,
-    expect: Value,
+    pub(crate) options: Option<Value>,
+    pub(crate) expect: Value,
 }
 
 /// A provider as a case repeats it, each tool behaviour on one line.
 #[derive(Serialize)]
-struct OutProvider {
+pub(crate) struct OutProvider {
     name: String,
     tools: IndexMap<String, FlowMap<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -191,7 +192,7 @@ pub fn catalogue(run: &Exploration, tally: &Tally, file: &Path) -> Result<String
 }
 
 /// Loads the text back and compares every `expect` with the outcome it was written from.
-fn check(file: &Path, text: &str, expected: &[Value]) -> Result<()> {
+pub(crate) fn check(file: &Path, text: &str, expected: &[Value]) -> Result<()> {
     let mut problems = Vec::new();
     let cases = load_text(file, text, &mut problems);
     if !problems.is_empty() {
@@ -216,7 +217,8 @@ fn check(file: &Path, text: &str, expected: &[Value]) -> Result<()> {
     Ok(())
 }
 
-fn expect_json(outcome: &Value) -> Value {
+/// A case's `expect` for an outcome: the outcome, without empty `logs` and `calls`.
+pub(crate) fn expect_json(outcome: &Value) -> Value {
     let mut expect = Map::new();
     for (key, value) in outcome.as_object().into_iter().flatten() {
         let empty_list = value.as_array().is_some_and(Vec::is_empty);
@@ -268,7 +270,7 @@ fn options_json(case: &crate::catalogue::Case) -> Option<Value> {
 }
 
 /// A text on one line, its line breaks and other controls escaped.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             if c.is_control() {
@@ -282,7 +284,7 @@ fn one_line(text: &str) -> String {
 
 /// An inline code span for Markdown tables: one line, `|` escaped, fenced with more
 /// backticks than it holds.
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let text = one_line(text).replace('|', "\\|");
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);

@@ -1,11 +1,11 @@
 //! `codemode-compat test262` on the command line: the request checked before any column is
 //! set up, our side in process, the reference columns started by [`super::command`],
-//! progress on stderr, the summary printed.
+//! progress on stderr, the summary printed (the message mode's, with `--messages`).
 
 use std::path::{Path, PathBuf};
 
 use super::select::{self, Filter, Sample};
-use super::{Request, command};
+use super::{Request, command, messages_command};
 use crate::error::Result;
 use crate::sampling::{self, SampledColumns};
 
@@ -37,12 +37,41 @@ pub fn request(
         sample: sample.map(|per_filter| Sample { per_filter, seed }),
         concurrency,
         command_line,
+        messages: false,
+        recorded: None,
     })
+}
+
+impl Request {
+    /// The same request in the message mode, with the reference columns read from an
+    /// earlier message-mode run's `messages.json` when `recorded` names one.
+    pub fn for_messages(mut self, recorded: Option<&Path>) -> Result<Request> {
+        self.messages = true;
+        self.command_line.push_str(" --messages");
+        if let Some(file) = recorded {
+            self.command_line
+                .push_str(&format!(" --recorded {}", file.display()));
+            self.recorded = Some(super::messages::read_recording(file)?);
+        }
+        Ok(self)
+    }
 }
 
 /// Runs `test262` as the command line asks and prints the summary and where the outputs
 /// went. Progress goes to stderr: a counter on a terminal, a line every 100 tests otherwise.
 pub async fn run(root: &Path, request: Request, columns: SampledColumns, out: &Path) -> Result<()> {
+    if request.messages {
+        let report =
+            sampling::in_process(columns, "tests", async |ours, refs, toolchain, progress| {
+                messages_command(root, request, ours, refs, toolchain, out, progress).await
+            })
+            .await?;
+        print!("{}", report.text());
+        for file in ["messages.json", "messages.yaml", "messages.txt"] {
+            println!("{}", out.join(file).display());
+        }
+        return Ok(());
+    }
     let report = sampling::in_process(columns, "tests", async |ours, refs, toolchain, progress| {
         command(root, request, ours, refs, toolchain, out, progress).await
     })

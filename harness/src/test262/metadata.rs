@@ -87,6 +87,12 @@ pub enum LeftOut {
     Unreadable,
     /// A test whose include is not in the suite's `harness/`.
     MissingInclude(String),
+    /// In the message mode: a test that is not negative and never calls `assert.throws` (nor
+    /// `assert.throwsAsync`), so it makes no error text unless it fails.
+    NoErrorText,
+    /// In the message mode: a Temporal test. Neither side has Temporal, so every such test
+    /// records the same `Temporal is not defined` on both and would only pad the figures.
+    Temporal,
 }
 
 impl LeftOut {
@@ -100,6 +106,8 @@ impl LeftOut {
             LeftOut::CodeGeneration => "code generation from strings (eval, Function constructors), refused on the reference".into(),
             LeftOut::Unreadable => "the test cannot be read (no frontmatter, or it does not parse)".into(),
             LeftOut::MissingInclude(name) => format!("include harness/{name} is missing"),
+            LeftOut::NoErrorText => "message mode: not negative and no assert.throws, so no error text to compare".into(),
+            LeftOut::Temporal => "message mode: Temporal, which neither side has".into(),
         }
     }
 }

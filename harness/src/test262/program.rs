@@ -76,8 +76,47 @@ pub fn includes(meta: &Metadata) -> Vec<String> {
     all
 }
 
-/// The program for a test: `includes` are the texts of [`includes`], in that order.
-pub fn program(source: &str, includes: &[(String, &str)], expectation: &Expectation) -> String {
+/// What a program records in the message mode, placed after the includes: every error
+/// `assert.throws` (and `assert.throwsAsync`, where `asyncHelpers.js` defines it) catches, as
+/// `Constructor: message`, in the order caught; the test's own failure (a `compareArray` or
+/// `verifyProperty` failure, a runtime-negative test's error, an async test's `$DONE` error)
+/// is recorded last. The program then returns `{verdict, texts}`.
+pub const RECORDER: &str = "const __test262Texts = [];\n\
+function __test262Record(error) { __test262Texts.push(__test262Describe(error)); }\n\
+function __test262Return(verdict) { return { verdict, texts: __test262Texts }; }\n\
+if (typeof assert === 'function' && typeof assert.throws === 'function') {\n\
+\x20 const __throws = assert.throws;\n\
+\x20 assert.throws = function (expected, func, message) {\n\
+\x20   const recorded = typeof func !== 'function' ? func : function () {\n\
+\x20     try { return func.apply(this, arguments); } catch (error) { __test262Record(error); throw error; }\n\
+\x20   };\n\
+\x20   return __throws.call(this, expected, recorded, message);\n\
+\x20 };\n\
+}\n\
+if (typeof assert === 'function' && typeof assert.throwsAsync === 'function') {\n\
+\x20 const __throwsAsync = assert.throwsAsync;\n\
+\x20 assert.throwsAsync = function (expected, func, message) {\n\
+\x20   const recorded = typeof func !== 'function' ? func : function () {\n\
+\x20     let result;\n\
+\x20     try { result = func.apply(this, arguments); } catch (error) { __test262Record(error); throw error; }\n\
+\x20     if (result instanceof Promise) {\n\
+\x20       return Promise.prototype.then.call(result, undefined, (error) => { __test262Record(error); throw error; });\n\
+\x20     }\n\
+\x20     return result;\n\
+\x20   };\n\
+\x20   return __throwsAsync.call(this, expected, recorded, message);\n\
+\x20 };\n\
+}\n";
+
+/// The program for a test: `includes` are the texts of [`includes`], in that order. With
+/// `messages`, the program records error texts as it runs ([`RECORDER`]) and returns
+/// `{verdict, texts}` in place of the bare verdict.
+pub fn program(
+    source: &str,
+    includes: &[(String, &str)],
+    expectation: &Expectation,
+    messages: bool,
+) -> String {
     let mut out = String::with_capacity(source.len() + 4096);
     out.push_str(
         "async () => {\n\
@@ -101,37 +140,48 @@ pub fn program(source: &str, includes: &[(String, &str)], expectation: &Expectat
         out.push_str(text);
         out.push('\n');
     }
+    if messages {
+        out.push_str(RECORDER);
+    } else {
+        out.push_str(
+            "const __test262Texts = [];\nfunction __test262Return(verdict) { return verdict; }\n",
+        );
+    }
     // A host's $DONE is a global (asyncHelpers.js checks globalThis has it as its own).
     out.push_str(
         "if (typeof $DONE === 'function') globalThis.$DONE = $DONE;\n// ---- the test\ntry {\n(function () {\n",
     );
     out.push_str(source);
     out.push_str("\n}).call(globalThis);\n} catch (error) {\n");
+    if messages {
+        out.push_str("  __test262Record(error);\n");
+    }
     match expectation {
         Expectation::ThrowsAtRuntime(kind) => {
             let kind = js_string(kind);
             out.push_str(&format!(
-                "  if (error !== null && typeof error === 'object' && error.constructor && error.constructor.name === {kind}) return 'pass';\n\
-                 \x20 return 'fail: expected a ' + {kind} + ', ' + __test262Describe(error);\n"
+                "  if (error !== null && typeof error === 'object' && error.constructor && error.constructor.name === {kind}) return __test262Return('pass');\n\
+                 \x20 return __test262Return('fail: expected a ' + {kind} + ', ' + __test262Describe(error));\n"
             ));
         }
-        _ => out.push_str("  return 'fail: ' + __test262Describe(error);\n"),
+        _ => out.push_str("  return __test262Return('fail: ' + __test262Describe(error));\n"),
     }
     out.push_str("}\n");
     match expectation {
         Expectation::Completes { asynchronous: true } => out.push_str(
             "const __test262Message = await __test262Printed;\n\
-             return __test262Message === 'Test262:AsyncTestComplete' ? 'pass' : 'fail: ' + __test262Message;\n",
+             if (__test262Message !== 'Test262:AsyncTestComplete') __test262Texts.push(__test262Message);\n\
+             return __test262Return(__test262Message === 'Test262:AsyncTestComplete' ? 'pass' : 'fail: ' + __test262Message);\n",
         ),
         Expectation::Completes {
             asynchronous: false,
-        } => out.push_str("return 'pass';\n"),
+        } => out.push_str("return __test262Return('pass');\n"),
         Expectation::ThrowsAtRuntime(kind) => out.push_str(&format!(
-            "return 'fail: expected a ' + {} + ', the test completed';\n",
+            "return __test262Return('fail: expected a ' + {} + ', the test completed');\n",
             js_string(kind)
         )),
         Expectation::FailsToParse(kind) => out.push_str(&format!(
-            "return 'fail: expected a ' + {} + ' at parse time, the test ran';\n",
+            "return __test262Return('fail: expected a ' + {} + ' at parse time, the test ran');\n",
             js_string(kind)
         )),
     }
@@ -171,7 +221,10 @@ pub fn verdict(outcome: &Result<Value, String>, expectation: &Expectation) -> Ve
         Ok(outcome) => outcome,
         Err(why) => return Verdict::Fail(shorten(&format!("the side could not run it: {why}"))),
     };
-    let result = outcome.get("result").and_then(Value::as_str);
+    let result = outcome.get("result").and_then(|r| {
+        r.as_str()
+            .or_else(|| r.get("verdict").and_then(Value::as_str))
+    });
     let error = outcome.get("error").and_then(Value::as_str);
     let threw = outcome.get("threw").and_then(Value::as_str);
     if let Expectation::FailsToParse(kind) = expectation {
@@ -192,6 +245,31 @@ pub fn verdict(outcome: &Result<Value, String>, expectation: &Expectation) -> Ve
         Some(text) => Verdict::Fail(shorten(text)),
         None => Verdict::Fail(shorten(&brief(outcome))),
     }
+}
+
+/// The error texts a side's outcome of a message-mode program recorded, in order: the
+/// start failure's text (`Uncaught SyntaxError: … at …`, location and all) where the program
+/// never ran, otherwise the texts the program returned; `None` when the side could not run
+/// it or the program ended without returning them (an error outside the test, a timeout).
+pub fn recorded_texts(outcome: &Result<Value, String>) -> Option<Vec<String>> {
+    let outcome = outcome.as_ref().ok()?;
+    if let Some(texts) = outcome
+        .get("result")
+        .and_then(|r| r.get("texts"))
+        .and_then(Value::as_array)
+    {
+        return Some(
+            texts
+                .iter()
+                .map(|t| t.as_str().map_or_else(|| t.to_string(), str::to_string))
+                .collect(),
+        );
+    }
+    let text = outcome
+        .get("threw")
+        .or(outcome.get("error"))
+        .and_then(Value::as_str)?;
+    UNCAUGHT.is_match(text).then(|| vec![text.to_string()])
 }
 
 /// The outcome's error texts, for a failure's detail.
@@ -249,6 +327,28 @@ mod tests {
         assert!(!verdict(&Ok(ran), &expect).passed());
         let other = json!({"logs": [], "calls": [], "threw": "Uncaught ReferenceError: x"});
         assert!(!verdict(&Ok(other), &expect).passed());
+    }
+
+    #[test]
+    fn message_mode_outcomes_give_their_verdict_and_texts() {
+        let ran = Ok(
+            json!({"result": {"verdict": "pass", "texts": ["TypeError: x is not a function"]}, "logs": [], "calls": []}),
+        );
+        let completes = Expectation::Completes {
+            asynchronous: false,
+        };
+        assert_eq!(verdict(&ran, &completes), Verdict::Pass);
+        assert_eq!(
+            recorded_texts(&ran),
+            Some(vec!["TypeError: x is not a function".to_string()])
+        );
+        let failed =
+            Ok(json!({"logs": [], "calls": [], "threw": "Uncaught SyntaxError: Unexpected token"}));
+        assert_eq!(
+            recorded_texts(&failed),
+            Some(vec!["Uncaught SyntaxError: Unexpected token".to_string()])
+        );
+        assert_eq!(recorded_texts(&Err("gone".into())), None);
     }
 
     #[test]

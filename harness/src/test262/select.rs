@@ -138,6 +138,18 @@ pub struct Sample {
 /// or kept, sampled per filter, and built (only the chosen tests' programs are ever built, so
 /// a run over the whole suite holds one frontmatter per test, not one program).
 pub fn select(dir: &Path, filters: &[Filter], sample: Option<Sample>) -> Result<Selection> {
+    select_for(dir, filters, sample, false)
+}
+
+/// [`select`], for the message mode when `messages`: only the tests that make error texts by
+/// design (negative ones, and those calling `assert.throws` or `assert.throwsAsync`) are
+/// runnable, the others counted as left out, and the programs record their texts.
+pub fn select_for(
+    dir: &Path,
+    filters: &[Filter],
+    sample: Option<Sample>,
+    messages: bool,
+) -> Result<Selection> {
     let (harness, tests) = suite(dir)?;
     let all = walk(&tests)?;
     let mut selection = Selection::default();
@@ -150,7 +162,7 @@ pub fn select(dir: &Path, filters: &[Filter], sample: Option<Sample>) -> Result<
             filters.iter().position(|f| f.matches(&path))
         };
         let Some(group) = group else { continue };
-        match examine(&tests.join(&path)) {
+        match examine(&tests.join(&path), messages) {
             Ok(meta) => runnable[group].push((path, meta)),
             Err(reason) => *selection.left_out.entry(reason.reason()).or_default() += 1,
         }
@@ -170,7 +182,14 @@ pub fn select(dir: &Path, filters: &[Filter], sample: Option<Sample>) -> Result<
     chosen.sort_by(|a, b| a.0.cmp(&b.0));
     let mut includes: HashMap<String, Option<String>> = HashMap::new();
     for (path, meta) in chosen {
-        match build(&tests.join(&path), path, meta, &harness, &mut includes) {
+        match build(
+            &tests.join(&path),
+            path,
+            meta,
+            &harness,
+            &mut includes,
+            messages,
+        ) {
             Ok(test) => selection.tests.push(test),
             Err(reason) => {
                 selection.runnable -= 1;
@@ -182,11 +201,15 @@ pub fn select(dir: &Path, filters: &[Filter], sample: Option<Sample>) -> Result<
 }
 
 /// Reads one test's frontmatter, or says which rule leaves it out.
-fn examine(file: &Path) -> std::result::Result<Metadata, LeftOut> {
+fn examine(file: &Path, messages: bool) -> std::result::Result<Metadata, LeftOut> {
     let source = std::fs::read_to_string(file).map_err(|_| LeftOut::Unreadable)?;
     let meta = metadata::parse(&source).map_err(|_| LeftOut::Unreadable)?;
     match metadata::left_out(&meta, &source) {
         Some(reason) => Err(reason),
+        None if messages && meta.features.iter().any(|f| f == "Temporal") => Err(LeftOut::Temporal),
+        None if messages && meta.negative.is_none() && !source.contains("assert.throws") => {
+            Err(LeftOut::NoErrorText)
+        }
         None => Ok(meta),
     }
 }
@@ -198,6 +221,7 @@ fn build(
     meta: Metadata,
     harness: &Path,
     includes: &mut HashMap<String, Option<String>>,
+    messages: bool,
 ) -> std::result::Result<Test, LeftOut> {
     let source = std::fs::read_to_string(file).map_err(|_| LeftOut::Unreadable)?;
     let mut texts: Vec<(String, String)> = Vec::new();
@@ -212,7 +236,7 @@ fn build(
     }
     let texts: Vec<(String, &str)> = texts.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
     let expectation = Expectation::of(&meta);
-    let program = program::program(&source, &texts, &expectation);
+    let program = program::program(&source, &texts, &expectation, messages);
     Ok(Test {
         path,
         meta,

@@ -401,6 +401,11 @@ struct JSRuntime {
     /* dynamic imports being evaluated (workerd's global scope), where an
        import() runs as a microtask */
     int dynamic_import_depth;
+    /* KeepDuringJob: the targets of the WeakRefs made or dereferenced since the job queue
+       was last empty, held strongly until it is empty again (ClearKeptObjects) */
+    JSValue *kept_objects;
+    int kept_count;
+    int kept_size;
 
     bool module_normalize_has_attr;
     union {
@@ -2580,9 +2585,20 @@ static int js_run_job(JSRuntime *rt, JSJobEntry *e, JSContext **pctx);
 
 /* return < 0 if exception, 0 if no job pending, 1 if a job was
    executed successfully. the context of the job is stored in '*pctx' */
+/* ClearKeptObjects: the current job is over, the kept WeakRef targets may go */
+static void js_clear_kept_objects(JSRuntime *rt)
+{
+    int i, count = rt->kept_count;
+
+    rt->kept_count = 0;
+    for(i = 0; i < count; i++)
+        JS_FreeValueRT(rt, rt->kept_objects[i]);
+}
+
 int JS_ExecutePendingJob(JSRuntime *rt, JSContext **pctx)
 {
     if (list_empty(&rt->job_list)) {
+        js_clear_kept_objects(rt);
         *pctx = NULL;
         return 0;
     }
@@ -2793,6 +2809,10 @@ void JS_FreeRuntime(JSRuntime *rt)
         js_free_rt(rt, e);
     }
     init_list_head(&rt->job_list);
+    js_clear_kept_objects(rt);
+    js_free_rt(rt, rt->kept_objects);
+    rt->kept_objects = NULL;
+    rt->kept_size = 0;
 
     JS_RunGC(rt);
 
@@ -15307,11 +15327,62 @@ JSValue JS_ToPropertyKey(JSContext *ctx, JSValueConst val)
     return JS_ToPropertyKeyInternal(ctx, val, /*flags*/0);
 }
 
+/* V8 names the built-in method whose receiver is undefined or null:
+   "Array.prototype.map called on null or undefined". The method is the C function
+   running (the current frame's function), found among the data properties of
+   Array.prototype and String.prototype; anywhere else the text is `fallback`. */
+static JSValue js_throw_called_on_nullish(JSContext *ctx, const char *fallback)
+{
+    static const struct { JSClassID class_id; const char *name; } protos[] = {
+        { JS_CLASS_ARRAY, "Array" },
+        { JS_CLASS_STRING, "String" },
+    };
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    JSObject *f, *p;
+    JSShapeProperty *prs;
+    JSValue v;
+    int i, j;
+
+    if (!sf || JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        goto fallback;
+    f = JS_VALUE_GET_OBJ(sf->cur_func);
+    if (f->class_id != JS_CLASS_C_FUNCTION)
+        goto fallback;
+    for(i = 0; i < countof(protos); i++) {
+        if (JS_VALUE_GET_TAG(ctx->class_proto[protos[i].class_id]) != JS_TAG_OBJECT)
+            continue;
+        p = JS_VALUE_GET_OBJ(ctx->class_proto[protos[i].class_id]);
+        prs = get_shape_prop(p->shape);
+        for(j = 0; j < p->shape->prop_count; j++, prs++) {
+            if (prs->atom == JS_ATOM_NULL || __JS_AtomIsTaggedInt(prs->atom) ||
+                (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL)
+                continue;
+            v = p->prop[j].u.value;
+            if (JS_VALUE_GET_TAG(v) == JS_TAG_OBJECT && JS_VALUE_GET_OBJ(v) == f &&
+                ctx->rt->atom_array[prs->atom]->atom_type == JS_ATOM_TYPE_STRING) {
+                const char *name = JS_AtomGetStr(ctx, buf, sizeof(buf), prs->atom);
+                /* V8's newer Array methods convert their receiver with plain ToObject */
+                static const char plain[] = " at copyWithin entries fill flat flatMap includes"
+                    " keys lastIndexOf sort toReversed toSorted toSpliced values with ";
+                char word[ATOM_GET_STR_BUF_SIZE + 2];
+                snprintf(word, sizeof(word), " %s ", name);
+                if (protos[i].class_id == JS_CLASS_ARRAY && strstr(plain, word))
+                    goto fallback;
+                return JS_ThrowTypeError(ctx, "%s.prototype.%s called on null or undefined",
+                                         protos[i].name, name);
+            }
+        }
+    }
+ fallback:
+    return JS_ThrowTypeError(ctx, "%s", fallback);
+}
+
 static JSValue JS_ToStringCheckObject(JSContext *ctx, JSValueConst val)
 {
     uint32_t tag = JS_VALUE_GET_TAG(val);
     if (tag == JS_TAG_NULL || tag == JS_TAG_UNDEFINED)
-        return JS_ThrowTypeError(ctx, "null or undefined are forbidden");
+        return js_throw_called_on_nullish(ctx, "null or undefined are forbidden");
     return JS_ToString(ctx, val);
 }
 
@@ -17222,7 +17293,7 @@ static JSValue js_throw_type_error(JSContext *ctx, JSValueConst this_val,
 {
     JSFunctionBytecode *b = JS_GetFunctionBytecode(this_val);
     if (!b || b->is_strict_mode || !b->has_prototype) {
-        return JS_ThrowTypeError(ctx, "invalid property access");
+        return JS_ThrowTypeError(ctx, "'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them");
     }
     return JS_UNDEFINED;
 }
@@ -42018,7 +42089,7 @@ JSValue JS_ToObject(JSContext *ctx, JSValueConst val)
     default:
     case JS_TAG_NULL:
     case JS_TAG_UNDEFINED:
-        return JS_ThrowTypeError(ctx, "Cannot convert undefined or null to object");
+        return js_throw_called_on_nullish(ctx, "Cannot convert undefined or null to object");
     case JS_TAG_OBJECT:
     case JS_TAG_EXCEPTION:
         return js_dup(val);
@@ -44403,7 +44474,7 @@ static JSObject *get_typed_array(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (!is_typed_array(p->class_id)) {
     fail:
-        JS_ThrowTypeError(ctx, "not a TypedArray");
+        JS_ThrowTypeError(ctx, "this is not a typed array.");
         return NULL;
     }
     return p;
@@ -48455,7 +48526,7 @@ static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp, const char *
         if (JS_IsException(flags))
             return -1;
         if (JS_IsUndefined(flags) || JS_IsNull(flags)) {
-            JS_ThrowTypeError(ctx, "cannot convert to object");
+            js_throw_called_on_nullish(ctx, "cannot convert to object");
             return -1;
         }
         flags = JS_ToStringFree(ctx, flags);
@@ -48482,7 +48553,7 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
     int args_len;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return js_throw_called_on_nullish(ctx, "cannot convert to object");
 
     if (JS_IsObject(regexp)) {
         matcher = JS_GetProperty(ctx, regexp, atom);
@@ -48644,7 +48715,7 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
     bool is_first;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return js_throw_called_on_nullish(ctx, "cannot convert to object");
 
     search_str = JS_UNDEFINED;
     replaceValue_str = JS_UNDEFINED;
@@ -48755,7 +48826,7 @@ static JSValue js_string_split(JSContext *ctx, JSValueConst this_val,
     JSString *sp, *rp;
 
     if (JS_IsUndefined(O) || JS_IsNull(O))
-        return JS_ThrowTypeError(ctx, "cannot convert to object");
+        return js_throw_called_on_nullish(ctx, "cannot convert to object");
 
     S = JS_UNDEFINED;
     A = JS_UNDEFINED;
@@ -58456,7 +58527,7 @@ static __exception int JS_ThisTimeValue(JSContext *ctx, double *valp,
         if (p->class_id == JS_CLASS_DATE && JS_IsNumber(p->u.object_data))
             return JS_ToFloat64(ctx, valp, p->u.object_data);
     }
-    JS_ThrowTypeError(ctx, "not a Date object");
+    JS_ThrowTypeError(ctx, "this is not a Date object.");
     return -1;
 }
 
@@ -58470,7 +58541,7 @@ static JSValue JS_SetThisTimeValue(JSContext *ctx, JSValueConst this_val, double
             return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a Date object");
+    return JS_ThrowTypeError(ctx, "this is not a Date object.");
 }
 
 static int64_t days_from_year(int64_t y) {
@@ -64273,6 +64344,18 @@ static void js_weakref_finalizer(JSRuntime *rt, JSValueConst val)
     js_free_rt(rt, wr);
 }
 
+/* AddToKeptObjects: a WeakRef's target stays alive until the current job ends */
+static int js_keep_during_job(JSContext *ctx, JSValueConst target)
+{
+    JSRuntime *rt = ctx->rt;
+
+    if (js_resize_array(ctx, (void **)&rt->kept_objects, sizeof(rt->kept_objects[0]),
+                        &rt->kept_size, rt->kept_count + 1))
+        return -1;
+    rt->kept_objects[rt->kept_count++] = js_dup(target);
+    return 0;
+}
+
 static JSValue js_weakref_constructor(JSContext *ctx, JSValueConst new_target,
                                       int argc, JSValueConst *argv)
 {
@@ -64285,6 +64368,10 @@ static JSValue js_weakref_constructor(JSContext *ctx, JSValueConst new_target,
     JSValue obj = js_create_from_ctor(ctx, new_target, JS_CLASS_WEAK_REF);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
+    if (js_keep_during_job(ctx, arg)) {
+        JS_FreeValue(ctx, obj);
+        return JS_EXCEPTION;
+    }
     JSWeakRefData *wrd = js_malloc(ctx, sizeof(*wrd));
     if (!wrd) {
         JS_FreeValue(ctx, obj);
@@ -64313,6 +64400,8 @@ static JSValue js_weakref_deref(JSContext *ctx, JSValueConst this_val, int argc,
         return JS_EXCEPTION;
     if (wrd == &js_weakref_sentinel)
         return JS_UNDEFINED;
+    if (js_keep_during_job(ctx, wrd->target))
+        return JS_EXCEPTION;
     return js_dup(wrd->target);
 }
 

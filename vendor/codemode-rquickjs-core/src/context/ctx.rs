@@ -139,16 +139,18 @@ impl<'js> Ctx<'js> {
         file_name: &CStr,
         flag: i32,
     ) -> Result<qjs::JSValue> {
-        let src = source.into();
+        let mut src = source.into();
         let len = src.len();
-        let src = CString::new(src)?;
+        // The engine reads `len` bytes and wants a NUL after them; a NUL inside the source is
+        // one of its characters (in a string, a comment, a regular expression), as in V8.
+        src.push(0);
 
         #[cfg(feature = "parallel")]
         qjs::JS_UpdateStackTop(qjs::JS_GetRuntime(self.ctx.as_ptr()));
 
         let val = qjs::JS_Eval(
             self.ctx.as_ptr(),
-            src.as_ptr(),
+            src.as_ptr().cast(),
             len as _,
             file_name.as_ptr(),
             flag,
