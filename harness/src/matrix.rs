@@ -23,6 +23,33 @@ use crate::stored::{Stored, Whole};
 /// alone (see [`Case::timing_sensitive`]); `--retries` raises it, never lowers it.
 pub const QUIET_RETRIES: usize = 2;
 
+/// From this many bytes of our outcome's text on, a case is heavy: its cells on the other
+/// columns (whose outcomes are as large when they agree) run at most [`HEAVY_AT_ONCE`] at a
+/// time across every column, so the harness's memory is bounded by a few such outcomes rather
+/// than by every column's cells in flight at once.
+pub const HEAVY_FROM: usize = 1024 * 1024;
+
+/// How many cells of heavy cases (see [`HEAVY_FROM`]) run at once, across every column.
+pub const HEAVY_AT_ONCE: usize = 2;
+
+/// The gate of heavy cells.
+struct Heavy(tokio::sync::Semaphore);
+
+impl Heavy {
+    fn new() -> Heavy {
+        Heavy(tokio::sync::Semaphore::new(HEAVY_AT_ONCE))
+    }
+
+    /// A place for a cell whose case's outcome on ours is `ours`: none needed for a light
+    /// one, one of [`HEAVY_AT_ONCE`] for a heavy one.
+    async fn admit(&self, ours: &Whole) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        if ours.stored.bytes < HEAVY_FROM {
+            return None;
+        }
+        Some(self.0.acquire().await.expect("the gate is never closed"))
+    }
+}
+
 /// The reference columns' lane: ordinary cells and column start-ups share it; the quiet run
 /// of a timing-sensitive cell holds it alone, so nothing else loads the machine meanwhile.
 type Lane = tokio::sync::RwLock<()>;
@@ -266,6 +293,7 @@ pub async fn run<N: Executor>(
         .iter()
         .map(|whole| whole.as_ref().unwrap_or(&nothing))
         .collect();
+    let heavy = Heavy::new();
     let mut extra_results = Vec::new();
     for column in extra {
         extra_results.push(
@@ -274,6 +302,7 @@ pub async fn run<N: Executor>(
                 &ours_outcomes,
                 column,
                 settings.run_skipped,
+                &heavy,
                 watch,
             )
             .await,
@@ -286,7 +315,7 @@ pub async fn run<N: Executor>(
             stream::iter(references.columns.iter().enumerate())
                 .map(|(index, column)| {
                     let ours_outcomes = &ours_outcomes;
-                    let lane = &lane;
+                    let (lane, heavy) = (&lane, &heavy);
                     async move {
                         let (header, cells) = run_column(
                             catalogue,
@@ -294,7 +323,7 @@ pub async fn run<N: Executor>(
                             references,
                             column,
                             settings,
-                            lane,
+                            (lane, heavy),
                             watch,
                         )
                         .await;
@@ -366,7 +395,7 @@ async fn run_column(
     references: &References<'_>,
     column: &ReferenceColumn,
     settings: Settings,
-    lane: &Lane,
+    (lane, heavy): (&Lane, &Heavy),
     watch: &dyn Watch,
 ) -> (ColumnHeader, Vec<Cell>) {
     let header = ColumnHeader::column(column);
@@ -406,6 +435,7 @@ async fn run_column(
             let side = &side;
             let tick = &tick;
             async move {
+                let _place = heavy.admit(ours).await;
                 let cell = lane_attempts(case, settings.retries, lane, || {
                     reference_cell_whole(case, side, ours, settings.run_skipped)
                 })
@@ -456,6 +486,7 @@ async fn run_extra_column(
     ours_outcomes: &[&Whole],
     column: &ExtraColumn,
     run_skipped: bool,
+    heavy: &Heavy,
     watch: &dyn Watch,
 ) -> (ColumnHeader, Vec<Cell>) {
     let tick = || watch.cell(column.name());
@@ -487,6 +518,7 @@ async fn run_extra_column(
                 .map(|(case, ours)| {
                     let side = &side;
                     async move {
+                        let _place = heavy.admit(ours).await;
                         let cell = remote_cell_whole(case, side, ours).await;
                         tick();
                         cell
@@ -511,6 +543,7 @@ async fn run_extra_column(
                 .map(|(case, ours)| {
                     let side = &side;
                     async move {
+                        let _place = heavy.admit(ours).await;
                         let cell = reference_cell_whole(case, side, ours, run_skipped).await;
                         tick();
                         cell
@@ -795,6 +828,7 @@ mod tests {
 
     fn block<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap()
             .block_on(future)
@@ -832,6 +866,28 @@ mod tests {
             Status::Error,
             "a cell failing every run still fails"
         );
+    }
+
+    #[test]
+    fn heavy_cells_take_one_of_a_few_places_and_light_ones_none() {
+        let heavy = Heavy::new();
+        let light = Whole::of(&serde_json::json!({"result": 1, "logs": [], "calls": []}));
+        let lines: Vec<String> = (0..HEAVY_FROM / 8).map(|n| format!("line {n}")).collect();
+        let large = Whole::of(&serde_json::json!({"logs": lines, "calls": []}));
+        assert!(large.stored.bytes >= HEAVY_FROM);
+        block(async {
+            let places: Vec<_> =
+                futures::future::join_all((0..HEAVY_AT_ONCE).map(|_| heavy.admit(&large))).await;
+            assert!(places.iter().all(Option::is_some));
+            assert!(
+                heavy.admit(&light).await.is_none(),
+                "a light cell waits for nothing"
+            );
+            let waiting = tokio::time::timeout(Duration::from_millis(50), heavy.admit(&large));
+            assert!(waiting.await.is_err(), "one heavy cell too many waits");
+            drop(places);
+            assert!(heavy.admit(&large).await.is_some());
+        });
     }
 
     #[test]

@@ -220,7 +220,7 @@ fn ctr_mode(p: &Params<'_>, data: &[u8]) -> Outcome {
     }
     let blocks = data.len().div_ceil(16) as u128;
     if p.bits < 128 && blocks > (1u128 << p.bits) {
-        return fail("OperationError", "Counter block values will repeat".into());
+        return fail("OperationError", "Counter block values will repeat.".into());
     }
     match p.bits {
         32 => ctr_with!(Ctr32BE, p, data),
