@@ -103,6 +103,31 @@ pub fn case_id(group: &Group, number: usize) -> String {
     format!("explore/{slug}-{number}")
 }
 
+/// Appends a shape's heading: its rank (from 0), how many `noun`s it groups and what differs.
+pub(crate) fn push_shape(text: &mut String, rank: usize, count: usize, noun: &str, shape: &str) {
+    let plural = if count == 1 { "" } else { "s" };
+    let _ = writeln!(
+        text,
+        "\n# Shape {} ({count} {noun}{plural}): {}",
+        rank + 1,
+        one_line(shape)
+    );
+}
+
+/// Appends a shape's cases as YAML, ending the text with a newline.
+pub(crate) fn push_cases(text: &mut String, cases: &[OutCase]) -> Result<()> {
+    let yaml = serde_saphyr::to_string(&cases).map_err(|e| {
+        Error::Usage(format!(
+            "the disagreements could not be written as YAML: {e}"
+        ))
+    })?;
+    text.push_str(&yaml);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(())
+}
+
 /// The catalogue text, checked by loading it back (`file` is where it will be written).
 pub fn catalogue(run: &Exploration, tally: &Tally, file: &Path) -> Result<String> {
     let deciding = &run.columns[0];
@@ -112,13 +137,12 @@ pub fn catalogue(run: &Exploration, tally: &Tally, file: &Path) -> Result<String
     );
     let mut expected = Vec::new();
     for (rank, group) in tally.groups.iter().enumerate() {
-        let _ = writeln!(
-            text,
-            "\n# Shape {} ({} program{}): {}",
-            rank + 1,
+        push_shape(
+            &mut text,
+            rank,
             group.programs.len(),
-            if group.programs.len() == 1 { "" } else { "s" },
-            one_line(&group.shape.describe(deciding, &group.column))
+            "program",
+            &group.shape.describe(deciding, &group.column),
         );
         let mut cases = Vec::new();
         for &index in &group.programs {
@@ -174,15 +198,7 @@ pub fn catalogue(run: &Exploration, tally: &Tally, file: &Path) -> Result<String
                 expect: expect_json(reference),
             });
         }
-        let yaml = serde_saphyr::to_string(&cases).map_err(|e| {
-            Error::Usage(format!(
-                "the disagreements could not be written as YAML: {e}"
-            ))
-        })?;
-        text.push_str(&yaml);
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
+        push_cases(&mut text, &cases)?;
     }
     if tally.groups.is_empty() {
         text.push_str("[]\n");

@@ -30,31 +30,72 @@ pub struct Recording {
 
 /// Reads an earlier run's `<generator>.json`.
 pub fn read(path: &Path) -> Result<Recording> {
+    let read = read_entries(path, "an explore recording", &[])?;
+    Ok(Recording {
+        file: read.file,
+        columns: read.columns,
+        programs: read
+            .entries
+            .into_iter()
+            .map(|entry| (entry.code, entry.outcomes))
+            .collect(),
+    })
+}
+
+/// One entry of a recording, as [`read_entries`] reads it.
+pub(crate) struct Entry {
+    /// The entry's other string fields, in the order they were asked for.
+    pub fields: Vec<String>,
+    /// The program the entry records.
+    pub code: String,
+    /// Its outcome on each recorded column.
+    pub outcomes: Outcomes,
+}
+
+/// A recording's entries, as [`read_entries`] reads them.
+pub(crate) struct Entries {
+    /// Where they were read from, for messages.
+    pub file: String,
+    /// The recorded columns, in the recorded order (ours left out).
+    pub columns: Vec<String>,
+    /// Every entry, in the recorded order.
+    pub entries: Vec<Entry>,
+}
+
+/// Reads a recording: a JSON array whose entries each hold the string `fields`, a `code` and
+/// `outcomes` on the same columns (a side's error as `{"error of the side": text}`). Refused,
+/// with a sentence calling the file `kind`, when an entry lacks one, the columns differ from
+/// the first entry's, or no column besides ours is recorded.
+pub(crate) fn read_entries(path: &Path, kind: &str, fields: &[&str]) -> Result<Entries> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let bad = |why: String| Error::Usage(format!("{file} is not an explore recording: {why}"));
-    let entries: Vec<Value> = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    let mut columns: Vec<String> = Vec::new();
-    let mut programs = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let code = entry
-            .get("code")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad(format!("entry {} has no code", index + 1)))?;
+    let bad = |why: String| Error::Usage(format!("{file} is not {kind}: {why}"));
+    let values: Vec<Value> = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let mut columns: Option<Vec<String>> = None;
+    let mut entries = Vec::with_capacity(values.len());
+    for (index, entry) in values.iter().enumerate() {
+        let field = |key: &str| {
+            entry
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("entry {} has no {key}", index + 1)))
+        };
+        let fields = fields.iter().map(|key| field(key)).collect::<Result<_>>()?;
+        let code = field("code")?;
         let outcomes = entry
             .get("outcomes")
             .and_then(Value::as_object)
             .ok_or_else(|| bad(format!("entry {} has no outcomes", index + 1)))?;
         let names: Vec<String> = outcomes.keys().filter(|k| *k != OURS).cloned().collect();
-        if index == 0 {
-            columns = names;
-        } else if names != columns {
+        let columns = columns.get_or_insert_with(|| names.clone());
+        if names != *columns {
             return Err(bad(format!(
                 "entry {} has the columns {names:?}, the first entry {columns:?}",
                 index + 1
             )));
         }
-        let recorded = columns
+        let outcomes = names
             .iter()
             .map(|column| match &outcomes[column] {
                 Value::Object(map) if map.contains_key("error of the side") => {
@@ -66,15 +107,20 @@ pub fn read(path: &Path) -> Result<Recording> {
                 outcome => Ok(outcome.clone()),
             })
             .collect();
-        programs.push((code.to_string(), recorded));
+        entries.push(Entry {
+            fields,
+            code,
+            outcomes,
+        });
     }
+    let columns = columns.unwrap_or_default();
     if columns.is_empty() {
         return Err(bad("it records no column besides ours".into()));
     }
-    Ok(Recording {
+    Ok(Entries {
         file,
         columns,
-        programs,
+        entries,
     })
 }
 

@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 use super::program::{self, BOUND_MS};
 use crate::error::{Error, Result};
 use crate::explore::output::{self, OutCase};
+use crate::explore::recorded;
 use crate::explore::run::Outcomes;
 use crate::explore::shape::{ABSENT, Shape, abstract_text, group};
 use crate::matrix::OURS;
@@ -264,13 +265,12 @@ impl MessageReport {
         );
         let mut expected = Vec::new();
         for (rank, group) in self.groups.iter().enumerate() {
-            let _ = writeln!(
-                text,
-                "\n# Shape {} ({} test{}): {}",
-                rank + 1,
+            output::push_shape(
+                &mut text,
+                rank,
                 group.tests.len(),
-                if group.tests.len() == 1 { "" } else { "s" },
-                output::one_line(&group.shape.describe(&self.deciding, OURS))
+                "test",
+                &group.shape.describe(&self.deciding, OURS),
             );
             let slug: String = group
                 .shape
@@ -306,15 +306,7 @@ impl MessageReport {
                     expect: output::expect_json(reference),
                 });
             }
-            let yaml = serde_saphyr::to_string(&cases).map_err(|e| {
-                Error::Usage(format!(
-                    "the disagreements could not be written as YAML: {e}"
-                ))
-            })?;
-            text.push_str(&yaml);
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
+            output::push_cases(&mut text, &cases)?;
         }
         output::check(file, &text, &expected)?;
         Ok(text)
@@ -358,58 +350,15 @@ pub struct Recording {
 
 /// Reads an earlier run's `messages.json`.
 pub fn read_recording(path: &Path) -> Result<Recording> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let bad = |why: String| {
-        Error::Usage(format!(
-            "{file} is not a test262 message-mode recording: {why}"
-        ))
-    };
-    let entries: Vec<Value> = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    let mut columns: Option<Vec<String>> = None;
-    let mut tests = HashMap::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let field = |key: &str| {
-            entry
-                .get(key)
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad(format!("entry {} has no {key}", index + 1)))
-        };
-        let (path, code) = (field("path")?, field("code")?);
-        let outcomes = entry
-            .get("outcomes")
-            .and_then(Value::as_object)
-            .ok_or_else(|| bad(format!("entry {} has no outcomes", index + 1)))?;
-        let names: Vec<String> = outcomes.keys().filter(|k| *k != OURS).cloned().collect();
-        let columns = columns.get_or_insert_with(|| names.clone());
-        if names != *columns {
-            return Err(bad(format!(
-                "entry {} has the columns {names:?}, the first entry {columns:?}",
-                index + 1
-            )));
-        }
-        let recorded = names
-            .iter()
-            .map(|column| match &outcomes[column] {
-                Value::Object(map) if map.contains_key("error of the side") => {
-                    Err(map["error of the side"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string())
-                }
-                outcome => Ok(outcome.clone()),
-            })
-            .collect();
-        tests.insert(path.to_string(), (code.to_string(), recorded));
-    }
-    let columns = columns.unwrap_or_default();
-    if columns.is_empty() {
-        return Err(bad("it records no column besides ours".into()));
-    }
+    let read = recorded::read_entries(path, "a test262 message-mode recording", &["path"])?;
     Ok(Recording {
-        file,
-        columns,
-        tests,
+        file: read.file,
+        columns: read.columns,
+        tests: read
+            .entries
+            .into_iter()
+            .map(|mut entry| (entry.fields.remove(0), (entry.code, entry.outcomes)))
+            .collect(),
     })
 }
 
