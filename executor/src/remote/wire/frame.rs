@@ -18,8 +18,9 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::codec::{ExpressionError, MAX_DEPTH, Tables, decode, decode_tagged};
 use super::message::Message;
-use super::value::{ExpressionError, MAX_DEPTH, Tables, WireValue, decode, decode_tagged};
+use super::value::WireValue;
 
 /// An incoming message, its answer already evaluated.
 #[derive(Debug)]

@@ -7,7 +7,7 @@
 //!   parsed as a [`Message`];
 //! - messages ([`message`]): `push`, `pull`, `resolve`, `reject`, `release`, `abort`
 //!   (`stream` and `pipe` abort the session with a text saying so);
-//! - expressions ([`value`]): escaped arrays, `undefined`, `inf`/`-inf`/`nan`, `bigint`,
+//! - expressions ([`codec`]): escaped arrays, `undefined`, `inf`/`-inf`/`nan`, `bigint`,
 //!   `date`, `bytes` (with its type marker), `error` (with stack and properties), and the
 //!   stub forms `export`, `promise`, `import` and `pipeline` (a call on our main object or on
 //!   a stub we exported; pipelining on an earlier call's answer is refused for that call);
@@ -16,21 +16,19 @@
 //! Anything else aborts the session with a reason naming it: the peer receives
 //! `["abort", ["error", "Error", reason]]` and the socket closes with code 3000.
 //!
-//! `session`, `tables` and `value` import one another, on purpose: their types are one
-//! recursive structure. A value can hold a stub of the peer's ([`RemoteStub`]); a stub holds
-//! its session, to call and to release through; the session holds its tables; the tables hold
-//! the stubs and the calls they handed out, and decode values. Whichever file the stub went
-//! to, it would import the tables that import it back: the files divide the structure by what
-//! a reader looks for (the session's loop, the reference counts, the expressions), not into
-//! layers.
+//! The files are layers, each importing only those below it: [`value`] (values, stubs and
+//! call errors; a stub reaches its session through a trait the session implements), then
+//! [`codec`] and [`message`], then [`frame`] and the tables, then the session.
 
+pub mod codec;
 pub mod frame;
 pub mod message;
 mod session;
 mod tables;
 pub mod value;
 
+pub use codec::{ExpressionError, Tables, decode, encode, encode_text};
 pub use frame::Incoming;
 pub use message::Message;
-pub use session::{CallError, RemoteStub, Session, SessionOptions, TableCounts};
-pub use value::{ExpressionError, Stub, Tables, Target, WireValue, decode, encode, encode_text};
+pub use session::{Session, SessionOptions, TableCounts};
+pub use value::{CallError, RemoteStub, Stub, Target, WireValue};

@@ -11,7 +11,6 @@
 //! - once broken, a session stays broken: [`Session::broken`] is the whole liveness signal;
 //! - the peer's calls in flight when it breaks are dropped (cancelled), not run to the end.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use futures::{SinkExt, StreamExt};
@@ -25,20 +24,12 @@ use tokio_tungstenite::tungstenite::{
     Error as WsError, Message as WsMessage, Utf8Bytes, error::CapacityError,
 };
 
+use super::codec::{ExpressionError, decode, encode, write_expression};
 use super::frame::{self, Incoming};
 use super::message::Message;
 use super::tables::{Export, Import, TableState};
-use super::value::{ExpressionError, Target, WireValue, decode, encode, write_expression};
+use super::value::{CallError, Peer, Target, WireValue};
 use crate::protocol::BoxFuture;
-
-/// Why a call over the session did not resolve.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallError {
-    /// The peer rejected it with this value (usually an error).
-    Rejected(WireValue),
-    /// The session broke before the answer arrived; the text says why.
-    Broken(String),
-}
 
 /// How a session is bounded.
 #[derive(Debug, Clone)]
@@ -85,6 +76,21 @@ pub(crate) struct Shared {
 struct State {
     tables: TableState,
     broken: Option<String>,
+}
+
+impl Peer for Shared {
+    fn call_now(
+        self: Arc<Self>,
+        target: i64,
+        args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, CallError>> {
+        let started = start_call(&self, target, Vec::new(), args);
+        Box::pin(async move { answer(&self, started?).await })
+    }
+
+    fn release(&self, id: i64) {
+        let _ = self.releases.send(id);
+    }
 }
 
 /// A Cap'n Web session. Dropping it closes the socket.
@@ -180,101 +186,6 @@ impl Drop for Session {
     }
 }
 
-/// A stub the peer exported to us. Clones share one import entry; when the last clone is
-/// dropped (or [`dispose`](RemoteStub::dispose) is called), the import is released with its
-/// introduction count.
-#[derive(Clone)]
-pub struct RemoteStub {
-    inner: Arc<StubInner>,
-}
-
-pub(crate) struct StubInner {
-    id: i64,
-    session: Weak<Shared>,
-    disposed: AtomicBool,
-}
-
-impl RemoteStub {
-    pub(super) fn new(id: i64, session: Weak<Shared>) -> RemoteStub {
-        RemoteStub {
-            inner: Arc::new(StubInner {
-                id,
-                session,
-                disposed: AtomicBool::new(false),
-            }),
-        }
-    }
-
-    pub(super) fn from_inner(inner: Arc<StubInner>) -> RemoteStub {
-        RemoteStub { inner }
-    }
-
-    pub(super) fn downgrade(&self) -> Weak<StubInner> {
-        Arc::downgrade(&self.inner)
-    }
-
-    /// A stub bound to no session: every call fails as broken. For tests of the expression
-    /// codec.
-    pub fn detached(id: i64) -> RemoteStub {
-        RemoteStub::new(id, Weak::new())
-    }
-
-    /// The import ID.
-    pub fn id(&self) -> i64 {
-        self.inner.id
-    }
-
-    /// Calls the stub itself (a function) with `args`.
-    pub async fn call(&self, args: Vec<WireValue>) -> Result<WireValue, CallError> {
-        if self.inner.disposed.load(Ordering::SeqCst) {
-            return Err(CallError::Broken("The stub was disposed.".into()));
-        }
-        let Some(shared) = self.inner.session.upgrade() else {
-            return Err(CallError::Broken("The stub's session has ended.".into()));
-        };
-        call(&shared, self.inner.id, Vec::new(), args).await
-    }
-
-    /// Calls the function the stub stands for, sending the call before returning: calls
-    /// started one after another reach the peer in that order, however their answers are
-    /// awaited.
-    pub fn call_now(
-        &self,
-        args: Vec<WireValue>,
-    ) -> BoxFuture<'static, Result<WireValue, CallError>> {
-        if self.inner.disposed.load(Ordering::SeqCst) {
-            return Box::pin(async { Err(CallError::Broken("The stub was disposed.".into())) });
-        }
-        let Some(shared) = self.inner.session.upgrade() else {
-            return Box::pin(async {
-                Err(CallError::Broken("The stub's session has ended.".into()))
-            });
-        };
-        let started = start_call(&shared, self.inner.id, Vec::new(), args);
-        Box::pin(async move { answer(&shared, started?).await })
-    }
-
-    /// Releases the import now (every clone stops working).
-    pub fn dispose(&self) {
-        self.inner.release();
-    }
-}
-
-impl StubInner {
-    fn release(&self) {
-        if self.disposed.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        if let Some(shared) = self.session.upgrade() {
-            let _ = shared.releases.send(self.id);
-        }
-    }
-
-    pub(super) fn is_disposed(&self) -> bool {
-        self.disposed.load(Ordering::SeqCst)
-    }
-}
-
 /// Releases import `id` with its introduction count, unless a live handle to it remains
 /// (the peer may have introduced it again since).
 fn release_import(shared: &Shared, id: i64) {
@@ -289,12 +200,6 @@ fn release_import(shared: &Shared, id: i64) {
             state.tables.imports.remove(&id);
             send(shared, &Message::Release(id, count));
         }
-    }
-}
-
-impl Drop for StubInner {
-    fn drop(&mut self) {
-        self.release();
     }
 }
 

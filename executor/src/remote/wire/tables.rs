@@ -7,7 +7,7 @@
 //!   answer arrives; each stub the peer sends counts its introductions, and releasing it sends
 //!   `["release", id, introductions]`, so the peer's count reaches zero exactly.
 //!
-//! The tables and the session they belong to import each other (see the head of `wire`).
+//! The tables reach their session only as the stubs do, through [`Peer`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -15,8 +15,8 @@ use std::sync::{Arc, Weak};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use super::session::{CallError, RemoteStub, Shared, StubInner};
-use super::value::{Tables, Target, WireValue};
+use super::codec::Tables;
+use super::value::{CallError, Peer, RemoteStub, StubInner, Target, WireValue};
 
 /// One of our exports.
 pub(super) enum Export {
@@ -55,7 +55,7 @@ pub(super) enum Import {
 
 /// Both tables and their ID counters.
 pub(super) struct TableState {
-    pub session: Weak<Shared>,
+    pub session: Weak<dyn Peer>,
     pub next_export: i64,
     pub next_push: i64,
     pub next_peer_push: i64,
@@ -64,7 +64,7 @@ pub(super) struct TableState {
 }
 
 impl TableState {
-    pub fn new(session: Weak<Shared>, main: Option<Arc<dyn Target>>) -> TableState {
+    pub fn new(session: Weak<dyn Peer>, main: Option<Arc<dyn Target>>) -> TableState {
         let mut exports = HashMap::new();
         if let Some(main) = main {
             exports.insert(0, Export::Main(main));
