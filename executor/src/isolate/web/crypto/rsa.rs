@@ -1,7 +1,7 @@
 //! RSA for WebCrypto's three schemes (RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP) on the `rsa`
 //! crate. A private key crosses to the script as PKCS #8, a public key as SPKI; JWK members
 //! are read and written as big-endian bytes. An RSA-OAEP label that is not UTF-8 goes to
-//! `bytes_label` (`rsa` 0.10, whose labels are bytes).
+//! `bytes_label` (`rsa` 0.10, whose labels are bytes) as the key's components.
 
 use rand_core::OsRng;
 use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
@@ -202,7 +202,10 @@ pub(super) fn encrypt(hash: &str, der: &[u8], data: &[u8], label: &[u8]) -> Outc
     let key = public(der)?;
     let label = match oaep_label(label) {
         Ok(label) => label,
-        Err(bytes) => return bytes_label::encrypt(hash, der, key.n().bits(), data, bytes),
+        Err(bytes) => {
+            let (n, e) = (key.n().to_bytes_be(), key.e().to_bytes_be());
+            return bytes_label::encrypt(hash, &n, &e, data, bytes);
+        }
     };
     let out = with_hash!(hash, H => Ok(match label {
         Some(l) => key.encrypt(&mut OsRng, Oaep::new_with_label::<H, _>(l), data),
@@ -215,7 +218,15 @@ pub(super) fn decrypt(hash: &str, der: &[u8], data: &[u8], label: &[u8]) -> Outc
     let key = private(der)?;
     let label = match oaep_label(label) {
         Ok(label) => label,
-        Err(bytes) => return bytes_label::decrypt(hash, der, key.n().bits(), data, bytes),
+        Err(bytes) => {
+            let (n, e, d) = (
+                key.n().to_bytes_be(),
+                key.e().to_bytes_be(),
+                key.d().to_bytes_be(),
+            );
+            let primes: Vec<Vec<u8>> = key.primes().iter().map(|p| p.to_bytes_be()).collect();
+            return bytes_label::decrypt(hash, (&n, &e, &d), &primes, data, bytes);
+        }
     };
     let out = with_hash!(hash, H => Ok(match label {
         Some(l) => key.decrypt(Oaep::new_with_label::<H, _>(l), data),
