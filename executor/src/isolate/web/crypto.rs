@@ -7,6 +7,7 @@
 
 mod cipher;
 mod ec;
+mod gcm;
 mod kdf;
 mod okp;
 mod rsa;

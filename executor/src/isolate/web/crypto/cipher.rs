@@ -1,5 +1,6 @@
 //! AES in WebCrypto's four modes (GCM, CBC, CTR, KW) on RustCrypto's `aes-gcm`, `cbc`, `ctr`
-//! and `aes-kw`, with workerd's texts for what it refuses.
+//! and `aes-kw` (GCM at the IV lengths and tags that `aes-gcm`'s types do not reach is composed
+//! in `super::gcm`), with workerd's texts for what it refuses.
 
 use aes::cipher::{BlockDecryptMut, BlockEncryptMut, KeyIvInit, StreamCipher};
 use aes::{Aes128, Aes192, Aes256};
@@ -8,7 +9,7 @@ use aes_gcm::aead::consts::{U12, U13, U14, U15, U16};
 use aes_gcm::aead::{AeadInPlace, KeyInit};
 use cbc::cipher::block_padding::Pkcs7;
 
-use super::{Outcome, fail};
+use super::{Outcome, fail, gcm};
 
 /// The parameters of one AES operation, as the script read them from the algorithm.
 pub(super) struct Params<'a> {
@@ -84,19 +85,40 @@ macro_rules! gcm_tag {
     };
 }
 
+/// The IV lengths and tags the `aes-gcm` crate is instantiated for; the rest go through the
+/// composition of SP 800-38D (`super::gcm`).
 macro_rules! gcm_nonce {
     ($aes:ty, $p:expr, $data:expr) => {
-        match $p.iv.len() {
-            12 => gcm_tag!($aes, $p, $data, U12),
-            16 => gcm_tag!($aes, $p, $data, U16),
-            n => fail(
-                "NotSupportedError",
-                format!(
-                    "AES-GCM with an IV of {n} bytes is not implemented here; use 12 or 16 bytes."
-                ),
-            ),
+        match ($p.iv.len(), $p.bits) {
+            (12, 96..) => gcm_tag!($aes, $p, $data, U12),
+            (16, 96..) => gcm_tag!($aes, $p, $data, U16),
+            _ => composed::<$aes>($p, $data),
         }
     };
+}
+
+/// AES-GCM at an IV length or tag the crate's types do not cover.
+fn composed<A: gcm::Block128>(p: &Params<'_>, data: &[u8]) -> Outcome {
+    let tag = (p.bits / 8) as usize;
+    let done = if p.encrypt {
+        gcm::seal::<A>(p.key, p.iv, p.additional, data, tag)
+    } else {
+        gcm::open::<A>(p.key, p.iv, p.additional, data, tag)
+    };
+    match done {
+        Ok(out) => Ok(out),
+        Err(gcm::Refused::Unauthentic) => {
+            let body = data.len() - tag;
+            decrypt_failed("AES-GCM", body, body)
+        }
+        Err(gcm::Refused::TooLong) => fail(
+            "OperationError",
+            format!(
+                "AES-GCM takes at most 2^39 - 256 bits of text (provided {} bytes).",
+                data.len()
+            ),
+        ),
+    }
 }
 
 fn gcm(p: &Params<'_>, data: &[u8]) -> Outcome {
@@ -111,15 +133,6 @@ fn gcm(p: &Params<'_>, data: &[u8]) -> Outcome {
                 format!("Invalid AES-GCM tag length {other}."),
             );
         }
-    }
-    if p.bits < 96 {
-        return fail(
-            "NotSupportedError",
-            format!(
-                "An AES-GCM tag of {} bits is not implemented here; use 96 to 128 bits.",
-                p.bits
-            ),
-        );
     }
     if !p.encrypt && data.len() < (p.bits / 8) as usize {
         return fail(
@@ -227,19 +240,26 @@ fn ctr_mode(p: &Params<'_>, data: &[u8]) -> Outcome {
         64 => ctr_with!(Ctr64BE, p, data),
         128 => ctr_with!(Ctr128BE, p, data),
         bits => {
-            // Below 128 bits only the counter's low `bits` bits turn; the 128-bit counter gives
-            // the same blocks as long as those bits do not wrap within this message.
+            // Below 128 bits only the counter's low `bits` bits turn, and the counter blocks
+            // do not repeat (checked above), so they wrap at most once: the blocks before the
+            // wrap run on the 128-bit counter from the given block, the rest on it from the
+            // block whose low bits are zero (the high bits stay).
             let counter = u128::from_be_bytes(p.iv.try_into().expect("16 bytes"));
-            let low = counter & ((1u128 << bits) - 1);
-            if low + blocks > (1u128 << bits) {
-                return fail(
-                    "NotSupportedError",
-                    format!(
-                        "An AES-CTR counter of {bits} bits that wraps within one message is not implemented here; use 32, 64 or 128 bits."
-                    ),
-                );
+            let low_mask = (1u128 << bits) - 1;
+            let before_wrap = (1u128 << bits) - (counter & low_mask);
+            let split = if blocks > before_wrap {
+                (before_wrap * 16) as usize
+            } else {
+                data.len()
+            };
+            let (head, tail) = data.split_at(split);
+            let mut out = ctr_with!(Ctr128BE, p, head)?;
+            if !tail.is_empty() {
+                let wrapped = (counter & !low_mask).to_be_bytes();
+                let rest = Params { iv: &wrapped, ..*p };
+                out.extend(ctr_with!(Ctr128BE, &rest, tail)?);
             }
-            ctr_with!(Ctr128BE, p, data)
+            Ok(out)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! RSA for WebCrypto's three schemes (RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP) on the `rsa`
 //! crate. A private key crosses to the script as PKCS #8, a public key as SPKI; JWK members
-//! are read and written as big-endian bytes.
+//! are read and written as big-endian bytes. An RSA-OAEP label that is not UTF-8 goes to
+//! `bytes_label` (`rsa` 0.10, whose labels are bytes) as the key's components.
 
 use rand_core::OsRng;
 use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
@@ -37,6 +38,8 @@ macro_rules! with_hash {
         }
     };
 }
+
+mod bytes_label;
 
 fn private(der: &[u8]) -> Result<RsaPrivateKey, Failure> {
     RsaPrivateKey::from_pkcs8_der(der).or_else(|_| fail("DataError", "Invalid PKCS8 input.".into()))
@@ -184,22 +187,26 @@ pub(super) fn verify(
     }))
 }
 
-fn oaep_label(label: &[u8]) -> Result<Option<String>, Failure> {
+/// An OAEP label as the `rsa` crate takes it (a string), or `Err` with the bytes when they are
+/// not UTF-8, which go to `bytes_label`.
+fn oaep_label(label: &[u8]) -> Result<Option<String>, &[u8]> {
     if label.is_empty() {
         return Ok(None);
     }
-    match std::str::from_utf8(label) {
-        Ok(text) => Ok(Some(text.to_string())),
-        Err(_) => fail(
-            "NotSupportedError",
-            "An RSA-OAEP label that is not UTF-8 is not implemented here.".into(),
-        ),
-    }
+    std::str::from_utf8(label)
+        .map(|text| Some(text.to_string()))
+        .map_err(|_| label)
 }
 
 pub(super) fn encrypt(hash: &str, der: &[u8], data: &[u8], label: &[u8]) -> Outcome {
     let key = public(der)?;
-    let label = oaep_label(label)?;
+    let label = match oaep_label(label) {
+        Ok(label) => label,
+        Err(bytes) => {
+            let (n, e) = (key.n().to_bytes_be(), key.e().to_bytes_be());
+            return bytes_label::encrypt(hash, &n, &e, data, bytes);
+        }
+    };
     let out = with_hash!(hash, H => Ok(match label {
         Some(l) => key.encrypt(&mut OsRng, Oaep::new_with_label::<H, _>(l), data),
         None => key.encrypt(&mut OsRng, Oaep::new::<H>(), data),
@@ -209,7 +216,18 @@ pub(super) fn encrypt(hash: &str, der: &[u8], data: &[u8], label: &[u8]) -> Outc
 
 pub(super) fn decrypt(hash: &str, der: &[u8], data: &[u8], label: &[u8]) -> Outcome {
     let key = private(der)?;
-    let label = oaep_label(label)?;
+    let label = match oaep_label(label) {
+        Ok(label) => label,
+        Err(bytes) => {
+            let (n, e, d) = (
+                key.n().to_bytes_be(),
+                key.e().to_bytes_be(),
+                key.d().to_bytes_be(),
+            );
+            let primes: Vec<Vec<u8>> = key.primes().iter().map(|p| p.to_bytes_be()).collect();
+            return bytes_label::decrypt(hash, (&n, &e, &d), &primes, data, bytes);
+        }
+    };
     let out = with_hash!(hash, H => Ok(match label {
         Some(l) => key.decrypt(Oaep::new_with_label::<H, _>(l), data),
         None => key.decrypt(Oaep::new::<H>(), data),
