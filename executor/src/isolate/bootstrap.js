@@ -102,6 +102,8 @@
   const ErrorClass = Error;
   const resolvedPromise = Promise.resolve();
   const promiseThen = Promise.prototype.then;
+  const PromiseClass = Promise;
+  const promiseRace = Promise.race;
   let globalScope = 0;
   const refuseInGlobalScope = () => {
     if (globalScope > 0) throw new ErrorClass(GLOBAL_SCOPE);
@@ -498,18 +500,27 @@
     start(loaded, namespace) {
       if (begun) return;
       begun = true;
-      loaded
-        .then(() => {
-          started = true;
-          const program = namespace.default;
+      // The reference's method awaits `Promise.race([program(), timeout])` and returns; Workers
+      // RPC takes the method's result a reaction later and sends it as it is then. So the
+      // result is read three reactions after the program settles (its value, and what later
+      // reactions push into it, as the reference sends them): the run stops there
+      // (`host.settled`), whatever else is queued.
+      const settled = (value) => {
+        if (state === 0) { state = 1; settledValue = value; host.settled(); }
+      };
+      const failed = (error) => {
+        if (state === 0) { state = 2; settledError = error; host.settled(); }
+      };
+      promiseThen.call(loaded, () => {
+        started = true;
+        const program = namespace.default;
+        const evaluate = async () => {
           const running = program();
           raceTimer = 1;
-          return running;
-        })
-        .then(
-          (value) => { if (state === 0) { state = 1; settledValue = value; } },
-          (error) => { if (state === 0) { state = 2; settledError = error; } },
-        );
+          return await promiseRace.call(PromiseClass, [running]);
+        };
+        promiseThen.call(evaluate(), settled, failed);
+      }, failed);
     },
     // Global scope (above): entered per module loaded, left per module evaluated.
     enterGlobalScope() { globalScope += 1; },

@@ -395,10 +395,15 @@ impl Session {
         }
     }
 
-    /// Runs every pending job (promise reactions) with the CPU deadline armed.
+    /// Runs every pending job (promise reactions) with the CPU deadline armed, or those up
+    /// to the one that takes the program's result: the reference sends the result as it is
+    /// then, and nothing run after it reaches the outcome.
     fn drain_jobs(&mut self) {
         let began = self.clock.begin_js();
         loop {
+            if self.host.borrow().settled {
+                break;
+            }
             match self.rt.execute_pending_job() {
                 Ok(true) => {}
                 Ok(false) => {
