@@ -96,8 +96,9 @@
   // Global scope: Workers evaluates a module (imported statically or with import(), at any
   // point of the run) as global scope, where timers, random values and I/O are refused. The
   // module loader enters it for every module it loads; each module's last statement leaves
-  // it once the reactions its body queued have run (see isolate/modules.rs); the run loop
-  // leaves it whatever is left when the job queue is empty.
+  // it once the reactions its body queued have run (see isolate/modules.rs); once the
+  // program started, the run loop leaves whatever is left when a job ends (a module that
+  // threw: its import's job evaluated it), and when the job queue is empty.
   const GLOBAL_SCOPE = "Disallowed operation called within global scope. Asynchronous I/O (ex: fetch() or connect()), setting a timeout, and generating random values are not allowed within global scope. To fix this error, perform this operation within a handler. https://developers.cloudflare.com/workers/runtime-apis/handlers/";
   const ErrorClass = Error;
   const resolvedPromise = Promise.resolve();
@@ -528,6 +529,8 @@
       promiseThen.call(resolvedPromise, () => { if (globalScope > 0) globalScope -= 1; });
     },
     leaveGlobalScope() { globalScope = 0; },
+    // A job of the run loop ended (see run.rs, `job_ended`).
+    jobEnded() { if (started) globalScope = 0; },
     refuseInGlobalScope,
     // Intrinsics for cloning the result.
     dateValue: (d) => getTime.call(d),
