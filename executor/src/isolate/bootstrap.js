@@ -96,12 +96,15 @@
   // Global scope: Workers evaluates a module (imported statically or with import(), at any
   // point of the run) as global scope, where timers, random values and I/O are refused. The
   // module loader enters it for every module it loads; each module's last statement leaves
-  // it once the reactions its body queued have run (see isolate/modules.rs); the run loop
-  // leaves it whatever is left when the job queue is empty.
+  // it once the reactions its body queued have run (see isolate/modules.rs); once the
+  // program started, the run loop leaves whatever is left when a job ends (a module that
+  // threw: its import's job evaluated it), and when the job queue is empty.
   const GLOBAL_SCOPE = "Disallowed operation called within global scope. Asynchronous I/O (ex: fetch() or connect()), setting a timeout, and generating random values are not allowed within global scope. To fix this error, perform this operation within a handler. https://developers.cloudflare.com/workers/runtime-apis/handlers/";
   const ErrorClass = Error;
   const resolvedPromise = Promise.resolve();
   const promiseThen = Promise.prototype.then;
+  const PromiseClass = Promise;
+  const promiseRace = Promise.race;
   let globalScope = 0;
   const refuseInGlobalScope = () => {
     if (globalScope > 0) throw new ErrorClass(GLOBAL_SCOPE);
@@ -498,18 +501,27 @@
     start(loaded, namespace) {
       if (begun) return;
       begun = true;
-      loaded
-        .then(() => {
-          started = true;
-          const program = namespace.default;
+      // The reference's method awaits `Promise.race([program(), timeout])` and returns; Workers
+      // RPC takes the method's result a reaction later and sends it as it is then. So the
+      // result is read three reactions after the program settles (its value, and what later
+      // reactions push into it, as the reference sends them): the run stops there
+      // (`host.settled`), whatever else is queued.
+      const settled = (value) => {
+        if (state === 0) { state = 1; settledValue = value; host.settled(); }
+      };
+      const failed = (error) => {
+        if (state === 0) { state = 2; settledError = error; host.settled(); }
+      };
+      promiseThen.call(loaded, () => {
+        started = true;
+        const program = namespace.default;
+        const evaluate = async () => {
           const running = program();
           raceTimer = 1;
-          return running;
-        })
-        .then(
-          (value) => { if (state === 0) { state = 1; settledValue = value; } },
-          (error) => { if (state === 0) { state = 2; settledError = error; } },
-        );
+          return await promiseRace.call(PromiseClass, [running]);
+        };
+        promiseThen.call(evaluate(), settled, failed);
+      }, failed);
     },
     // Global scope (above): entered per module loaded, left per module evaluated.
     enterGlobalScope() { globalScope += 1; },
@@ -517,6 +529,8 @@
       promiseThen.call(resolvedPromise, () => { if (globalScope > 0) globalScope -= 1; });
     },
     leaveGlobalScope() { globalScope = 0; },
+    // A job of the run loop ended (see run.rs, `job_ended`).
+    jobEnded() { if (started) globalScope = 0; },
     refuseInGlobalScope,
     // Intrinsics for cloning the result.
     dateValue: (d) => getTime.call(d),

@@ -1,6 +1,6 @@
 //! The host side of one run's sandbox scope: the Rust functions `bootstrap.js` calls for
-//! console lines, tool calls, outbound requests, timers and the codec's base64, and the
-//! state they share with the run loop.
+//! console lines, tool calls, outbound requests, timers, the codec's base64 and the program's
+//! settlement, and the state they share with the run loop.
 //!
 //! The functions only record; the run loop acts (spawns calls, arms timers) between
 //! stretches of JavaScript, so no host state is borrowed while JavaScript runs.
@@ -68,6 +68,8 @@ pub(super) struct HostState {
     pub sources: Option<(String, Arc<BTreeMap<String, String>>)>,
     /// The run's memory budget, charged for every record.
     pub meter: Arc<Meter>,
+    /// Whether the program's result has been taken: the run runs no job after that one.
+    pub settled: bool,
 }
 
 impl HostState {
@@ -83,6 +85,7 @@ impl HostState {
             timers: TimerQueue::default(),
             sources: None,
             meter,
+            settled: false,
         }
     }
 }
@@ -136,6 +139,12 @@ pub(super) fn host_object<'js>(ctx: &Ctx<'js>, host: &SharedHost) -> rquickjs::R
                 Ok(id)
             },
         )?,
+    )?;
+
+    let state = host.clone();
+    object.set(
+        "settled",
+        Function::new(ctx.clone(), move || state.borrow_mut().settled = true)?,
     )?;
 
     let state = host.clone();

@@ -11,7 +11,8 @@
 //!   leading `/` is the root).
 //! - **Global scope**: a module's evaluation is Workers' global scope (timers, random values
 //!   and I/O refused): the loader enters it for every module it loads, and the module's last
-//!   statement leaves it once the reactions its body queued have run.
+//!   statement leaves it once the reactions its body queued have run (the run loop leaves
+//!   it when the job evaluating a module ends, for a module that threw).
 //!
 //! Sources stay in the map for the whole run, so a module can be imported from any number
 //! of places (rquickjs's `BuiltinLoader` removes a source on first load, which is why this

@@ -395,12 +395,17 @@ impl Session {
         }
     }
 
-    /// Runs every pending job (promise reactions) with the CPU deadline armed.
+    /// Runs every pending job (promise reactions) with the CPU deadline armed, or those up
+    /// to the one that takes the program's result: the reference sends the result as it is
+    /// then, and nothing run after it reaches the outcome.
     fn drain_jobs(&mut self) {
         let began = self.clock.begin_js();
         loop {
+            if self.host.borrow().settled {
+                break;
+            }
             match self.rt.execute_pending_job() {
-                Ok(true) => {}
+                Ok(true) => self.job_ended(),
                 Ok(false) => {
                     if !self.modules.is_empty() {
                         // Whatever module evaluation left unfinished (a module that threw, a
@@ -422,10 +427,26 @@ impl Session {
                     if self.interrupt.fired() || self.meter.exhausted() {
                         break;
                     }
+                    self.job_ended();
                 }
             }
         }
         self.clock.end_js(began);
+    }
+
+    /// After a job of a run with modules: once the program started, a module evaluates
+    /// inside one job (its import's, which runs the module's microtasks too), so global
+    /// scope ends with the job, also when the module threw before its last statement.
+    fn job_ended(&mut self) {
+        if self.modules.is_empty() {
+            return;
+        }
+        self.ctx.with(|ctx| {
+            let ended = internal_object(&ctx).and_then(|i| i.get::<_, Function>("jobEnded"));
+            if let Ok(ended) = ended {
+                let _ = ended.call::<_, ()>(()).catch(&ctx);
+            }
+        });
     }
 
     /// Calls `internal[method](args)` with the CPU deadline armed.

@@ -242,6 +242,67 @@ async fn a_missing_module_fails_clearly() {
     assert_eq!(outcome.error.unwrap().text(), "No such module \"gone.js\".");
 }
 
+/// Two imports made together (measured on the reference: catalogue case
+/// modules/result-is-sent-before-a-later-import-settles): both modules evaluate before either
+/// import settles, each settling in an event of its own, and the result is taken three
+/// reactions after the program settles, before the second import's event runs.
+#[tokio::test]
+async fn imports_made_together_settle_in_events_of_their_own() {
+    let mut modules = BTreeMap::new();
+    modules.insert(
+        "a.js".to_string(),
+        r#"globalThis.ev.push("a"); export const x = 1"#.to_string(),
+    );
+    modules.insert(
+        "b.js".to_string(),
+        r#"globalThis.ev.push("b"); export const x = 2"#.to_string(),
+    );
+    let code = r#"async () => { globalThis.ev = []; const log = []; const first = import("a.js").then(() => log.push("first")); import("b.js").then(() => log.push("second")); await first; await null; return [log, globalThis.ev] }"#;
+    let outcome = executor(1)
+        .execute(ExecuteRequest {
+            modules: Some(modules),
+            ..request(code, 5_000)
+        })
+        .await
+        .unwrap();
+    let strings = |items: &[&str]| {
+        JsValue::Array(
+            items
+                .iter()
+                .map(|item| JsValue::String((*item).into()))
+                .collect(),
+        )
+    };
+    assert_eq!(
+        outcome.result,
+        JsValue::Array(vec![strings(&["first"]), strings(&["a", "b"])])
+    );
+}
+
+/// The result is taken three reactions after the program settles, as the reference's
+/// method and Workers RPC take it (catalogue case
+/// results/sent-as-it-is-three-reactions-after-the-program-settles), and the console lines
+/// with it.
+#[tokio::test]
+async fn the_result_is_taken_three_reactions_after_the_program_settles() {
+    let outcome = executor(1)
+        .execute(request(
+            "async () => { const log = []; Promise.resolve().then(() => log.push(1)).then(() => log.push(2)).then(() => log.push(3)).then(() => log.push(4)).then(() => { log.push(5); console.log(5) }); return log }",
+            5_000,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.result,
+        JsValue::Array(vec![
+            JsValue::Number(1.0),
+            JsValue::Number(2.0),
+            JsValue::Number(3.0)
+        ])
+    );
+    assert!(outcome.logs.is_empty(), "{:?}", outcome.logs);
+}
+
 #[tokio::test]
 async fn results_cross_as_structured_clone() {
     let outcome = executor(1)

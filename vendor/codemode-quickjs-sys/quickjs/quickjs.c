@@ -1512,6 +1512,8 @@ static JSValue js_dynamic_import_job(JSContext *ctx,
                                      int argc, JSValueConst *argv);
 static JSValue js_dynamic_import_now_job(JSContext *ctx,
                                          int argc, JSValueConst *argv);
+static JSValue js_dynamic_import_settle_job(JSContext *ctx,
+                                            int argc, JSValueConst *argv);
 static void free_var_ref(JSRuntime *rt, JSVarRef *var_ref);
 static void js_async_function_free(JSRuntime *rt, JSAsyncFunctionData *s);
 static void js_release_coro(JSRuntime *rt, JSGCObjectHeader *coro);
@@ -2573,7 +2575,8 @@ static JSJobEntry *js_next_job(JSRuntime *rt, bool microtasks_only)
 
     list_for_each(el, &rt->job_list) {
         e = list_entry(el, JSJobEntry, link);
-        if (e->job_func != js_dynamic_import_job)
+        if (e->job_func != js_dynamic_import_job &&
+            e->job_func != js_dynamic_import_settle_job)
             return e;
         if (!import)
             import = e;
@@ -32789,17 +32792,92 @@ static int js_run_microtasks(JSContext *ctx)
     return 0;
 }
 
+/* workerd settles an import() in an event of its own, queued when the
+   event evaluating the module ends: the job settling it (argv[0], the
+   import's resolve or reject function, called with argv[1]) is an event as
+   the import itself is, run once the microtasks queued before it have run */
+static JSValue js_dynamic_import_settle_job(JSContext *ctx,
+                                            int argc, JSValueConst *argv)
+{
+    JSValue ret;
+
+    ret = JS_Call(ctx, argv[0], JS_UNDEFINED, 1, &argv[1]);
+    JS_FreeValue(ctx, ret);
+    return JS_UNDEFINED;
+}
+
+/* the resolve or reject function of a deferred import: queues the event
+   that settles it (func_data[0]: the import's own function) */
+static JSValue js_dynamic_import_settle_later(JSContext *ctx,
+                                              JSValueConst this_val,
+                                              int argc, JSValueConst *argv,
+                                              int magic,
+                                              JSValueConst *func_data)
+{
+    JSValueConst args[2];
+
+    args[0] = func_data[0];
+    args[1] = argc >= 1 ? argv[0] : JS_UNDEFINED;
+    if (JS_EnqueueJob(ctx, js_dynamic_import_settle_job, 2, args) < 0)
+        return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
+/* whether the specifier names a module (the embedder's normalization of
+   it succeeds); false with the exception pending */
+static bool js_module_name_resolves(JSContext *ctx, const char *base_cname,
+                                    const char *cname1,
+                                    JSValueConst attributes)
+{
+    JSRuntime *rt = ctx->rt;
+    char *cname;
+
+    if (!rt->normalize_u.module_normalize_func &&
+        !rt->normalize_u.module_normalize_func2)
+        return true;
+    if (rt->module_normalize_has_attr)
+        cname = rt->normalize_u.module_normalize_func2(ctx, base_cname, cname1,
+                                                       attributes,
+                                                       rt->module_loader_opaque);
+    else
+        cname = rt->normalize_u.module_normalize_func(ctx, base_cname, cname1,
+                                                      rt->module_loader_opaque);
+    if (!cname)
+        return false;
+    js_free(ctx, cname);
+    return true;
+}
+
 /* < 0: an uncatchable error is pending (the import is neither resolved nor
-   rejected) */
+   rejected). defer: the import is the program's (an event of its own):
+   once its specifier names a module, the import is settled by an event of
+   its own too (js_dynamic_import_settle_job), also when loading the module
+   or its static imports fails; a specifier naming no module rejects it at
+   once. */
 static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
                                  const char *filename,
-                                 JSValueConst *resolving_funcs,
-                                 JSValueConst attributes)
+                                 JSValueConst *import_funcs,
+                                 JSValueConst attributes, bool defer)
 {
     JSValue evaluate_promise;
     JSModuleDef *m;
     JSValue ret, err, func_obj, evaluate_resolving_funcs[2];
+    JSValue later[2] = { JS_UNDEFINED, JS_UNDEFINED };
     JSValueConst func_data[3];
+    JSValueConst *resolving_funcs = import_funcs;
+    int status = 0;
+
+    if (defer) {
+        if (!js_module_name_resolves(ctx, basename, filename, attributes))
+            goto fail;
+        later[0] = JS_NewCFunctionData(ctx, js_dynamic_import_settle_later,
+                                       1, 0, 1, &import_funcs[0]);
+        later[1] = JS_NewCFunctionData(ctx, js_dynamic_import_settle_later,
+                                       1, 1, 1, &import_funcs[1]);
+        if (JS_IsException(later[0]) || JS_IsException(later[1]))
+            goto fail;
+        resolving_funcs = vc(later);
+    }
 
     m = js_host_resolve_imported_module(ctx, basename, filename, attributes);
     if (!m)
@@ -32815,7 +32893,7 @@ static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
         func_data[2] = func_obj;
         js_load_module_fulfilled(ctx, JS_UNDEFINED, 0, NULL, 0, func_data);
         JS_FreeValue(ctx, func_obj);
-        return 0;
+        goto done;
     }
 
     if (js_resolve_module(ctx, m) < 0) {
@@ -32834,7 +32912,7 @@ static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
         ret = JS_Call(ctx, resolving_funcs[1], JS_UNDEFINED, 1, vc(&err));
         JS_FreeValue(ctx, ret); /* XXX: what to do if exception ? */
         JS_FreeValue(ctx, err);
-        return 0;
+        goto done;
     }
 
     /* workerd evaluates the module, then runs the microtasks: a top-level
@@ -32843,7 +32921,8 @@ static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
     if (js_run_microtasks(ctx) < 0) {
         ctx->rt->dynamic_import_depth--;
         JS_FreeValue(ctx, evaluate_promise);
-        return -1;
+        status = -1;
+        goto done;
     }
     ctx->rt->dynamic_import_depth--;
     if (JS_PromiseState(ctx, evaluate_promise) == JS_PROMISE_PENDING) {
@@ -32864,7 +32943,10 @@ static int JS_LoadModuleInternal(JSContext *ctx, const char *basename,
     JS_FreeValue(ctx, evaluate_resolving_funcs[0]);
     JS_FreeValue(ctx, evaluate_resolving_funcs[1]);
     JS_FreeValue(ctx, evaluate_promise);
-    return 0;
+ done:
+    JS_FreeValue(ctx, later[0]);
+    JS_FreeValue(ctx, later[1]);
+    return status;
 }
 
 /* Return a promise or an exception in case of memory error. Used by
@@ -32878,7 +32960,7 @@ JSValue JS_LoadModule(JSContext *ctx, const char *basename,
     if (JS_IsException(promise))
         return JS_EXCEPTION;
     if (JS_LoadModuleInternal(ctx, basename, filename, vc(resolving_funcs),
-                              JS_UNDEFINED) < 0) {
+                              JS_UNDEFINED, false) < 0) {
         JS_FreeValue(ctx, promise);
         promise = JS_EXCEPTION;
     }
@@ -32887,8 +32969,10 @@ JSValue JS_LoadModule(JSContext *ctx, const char *basename,
     return promise;
 }
 
-static JSValue js_dynamic_import_job(JSContext *ctx,
-                                     int argc, JSValueConst *argv)
+/* defer: the import is an event of its own (js_dynamic_import_job), and
+   is settled by one */
+static JSValue js_dynamic_import_run(JSContext *ctx, JSValueConst *argv,
+                                     bool defer)
 {
     JSValueConst *resolving_funcs = argv;
     JSValueConst basename_val = argv[2];
@@ -32910,7 +32994,7 @@ static JSValue js_dynamic_import_job(JSContext *ctx,
         goto exception;
 
     ret = JS_LoadModuleInternal(ctx, basename, filename, resolving_funcs,
-                                attributes) < 0 ? JS_EXCEPTION : JS_UNDEFINED;
+                                attributes, defer) < 0 ? JS_EXCEPTION : JS_UNDEFINED;
     JS_FreeCString(ctx, filename);
     JS_FreeCString(ctx, basename);
     return ret;
@@ -32923,12 +33007,18 @@ static JSValue js_dynamic_import_job(JSContext *ctx,
     return JS_UNDEFINED;
 }
 
+static JSValue js_dynamic_import_job(JSContext *ctx,
+                                     int argc, JSValueConst *argv)
+{
+    return js_dynamic_import_run(ctx, argv, true);
+}
+
 /* an import() made while a module evaluates: workerd loads it at once,
-   so it is a microtask, not an event of its own */
+   so it is a microtask, not an event of its own, and settles it at once */
 static JSValue js_dynamic_import_now_job(JSContext *ctx,
                                          int argc, JSValueConst *argv)
 {
-    return js_dynamic_import_job(ctx, argc, argv);
+    return js_dynamic_import_run(ctx, argv, false);
 }
 
 static JSValue js_dynamic_import(JSContext *ctx, JSValueConst specifier,
