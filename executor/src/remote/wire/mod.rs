@@ -32,5 +32,5 @@ pub mod value;
 
 pub use frame::Incoming;
 pub use message::Message;
-pub use session::{CallError, RemoteStub, Session, SessionOptions, TableCounts};
+pub use session::{CallError, RemoteStub, Session, SessionOptions, TableCounts, websocket_config};
 pub use value::{ExpressionError, Stub, Tables, Target, WireValue, decode, encode, encode_text};
