@@ -276,12 +276,22 @@ impl RemoteStub {
 }
 
 impl StubInner {
+    /// Releases the import: at once when the session's lock is free, else through the read
+    /// loop (a handle may be dropped while this thread holds the lock). At once, the release
+    /// goes out with whatever the caller sends next (a method's answer after the stubs it
+    /// received are disposed) in one write, where the read loop's turn made it a write of its
+    /// own.
     fn release(&self) {
         if self.disposed.swap(true, Ordering::SeqCst) {
             return;
         }
         if let Some(shared) = self.session.upgrade() {
-            let _ = shared.releases.send(self.id);
+            match shared.state.try_lock() {
+                Ok(state) => release_import_locked(&shared, state, self.id),
+                Err(_) => {
+                    let _ = shared.releases.send(self.id);
+                }
+            }
         }
     }
 
@@ -293,7 +303,11 @@ impl StubInner {
 /// Releases import `id` with its introduction count, unless a live handle to it remains
 /// (the peer may have introduced it again since).
 fn release_import(shared: &Shared, id: i64) {
-    let mut state = shared.state.lock().unwrap();
+    release_import_locked(shared, shared.state.lock().unwrap(), id);
+}
+
+/// [`release_import`] with the session's lock held.
+fn release_import_locked(shared: &Shared, mut state: std::sync::MutexGuard<'_, State>, id: i64) {
     if state.broken.is_some() {
         return;
     }
