@@ -14,11 +14,19 @@
 //!   daemon's resident memory read every tenth of them, then again after a second of rest.
 //!
 //! Every phase reports the daemon's resident memory (`VmRSS`) and its peak (`VmHWM`) from
-//! `/proc`. Traffic goes to loopback only and every loop is bounded in time or count.
+//! `/proc`, and what a run cost in CPU time: the daemon's, split between its isolate workers
+//! and the rest (its tokio runtime: sockets, WebSocket frames, Cap'n Web messages), and this
+//! process's (the 64 clients), each the CPU time of the phase divided by its runs (from
+//! `/proc`, in ticks of 10 ms: a figure of a phase of seconds). Traffic goes to loopback only
+//! and every loop is bounded in time or count.
 //!
-//! Run with `cargo bench -p codemode-executor --bench load`; `LOAD_POOL=N` sets the workers.
+//! Run with `cargo bench -p codemode-executor --bench load`; `LOAD_POOL=N` sets the workers,
+//! `LOAD_PHASES` the phases to run (a comma-separated list of `trivial`, `mixed`, `paced`,
+//! `alone`, `past`, `soak`; all by default), and `LOAD_DAEMON` the daemon's executable (the
+//! one cargo built by default), so that two builds of the daemon can be compared side by side
+//! under the same clients.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -37,8 +45,10 @@ struct Daemon(DaemonProcess);
 
 impl Daemon {
     fn start(workers: usize) -> Daemon {
+        let built = PathBuf::from(env!("CARGO_BIN_EXE_codemode-executor"));
+        let binary = std::env::var_os("LOAD_DAEMON").map_or(built, PathBuf::from);
         Daemon(DaemonProcess::start(
-            Path::new(env!("CARGO_BIN_EXE_codemode-executor")),
+            &binary,
             TOKEN,
             &[
                 "--pool".into(),
@@ -78,6 +88,80 @@ impl Daemon {
                 .map_or(f64::NAN, |kib| kib / 1024.0)
         };
         (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// The CPU time the daemon has spent so far, its isolate workers' and the rest's.
+    fn cpu(&self) -> DaemonCpu {
+        let mut cpu = DaemonCpu::default();
+        let tasks = Path::new("/proc")
+            .join(self.0.pid().to_string())
+            .join("task");
+        for task in std::fs::read_dir(tasks).into_iter().flatten().flatten() {
+            let Some((name, ticks)) = thread_cpu(&task.path().join("stat")) else {
+                continue;
+            };
+            if name.starts_with("codemode-isolat") {
+                cpu.workers += ticks;
+            } else {
+                cpu.rest += ticks;
+            }
+        }
+        cpu
+    }
+}
+
+/// The daemon's CPU time, in clock ticks (10 ms).
+#[derive(Default, Clone, Copy)]
+struct DaemonCpu {
+    /// The isolate workers' (threads `codemode-isolate-N`).
+    workers: u64,
+    /// Every other thread's: the tokio runtime's, which serves the sockets.
+    rest: u64,
+}
+
+/// A thread's name and the CPU time it has spent (user and system), in clock ticks, from its
+/// `/proc/…/stat`. A thread that ended since the directory was read has none.
+fn thread_cpu(stat: &Path) -> Option<(String, u64)> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // `pid (comm) state ppid …`: the name is between the first `(` and the last `)`, and
+    // user and system time are the 12th and 13th fields after it.
+    let (name, rest) = text.split_once(" (")?.1.rsplit_once(") ")?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some((name.to_string(), ticks))
+}
+
+/// This process's CPU time so far (every thread's, user and system), in clock ticks.
+fn own_cpu() -> u64 {
+    thread_cpu(Path::new("/proc/self/stat")).map_or(0, |(_, ticks)| ticks)
+}
+
+/// CPU time per run across a phase: the daemon's workers', the daemon's rest, and the
+/// clients' (this process's), from readings before and after it.
+struct CpuPerRun {
+    before: (DaemonCpu, u64),
+}
+
+impl CpuPerRun {
+    fn start(daemon: &Daemon) -> CpuPerRun {
+        CpuPerRun {
+            before: (daemon.cpu(), own_cpu()),
+        }
+    }
+
+    /// `cpu: daemon N µs/run (workers N, runtime N), clients N µs/run` over `runs`.
+    fn line(&self, daemon: &Daemon, runs: usize) -> String {
+        let (after, own) = (daemon.cpu(), own_cpu());
+        let (before, own_before) = self.before;
+        // A tick is 10 ms: 10,000 µs.
+        let per_run = |ticks: u64| ticks as f64 * 10_000.0 / runs.max(1) as f64;
+        let workers = per_run(after.workers.saturating_sub(before.workers));
+        let rest = per_run(after.rest.saturating_sub(before.rest));
+        let clients = per_run(own.saturating_sub(own_before));
+        format!(
+            "cpu per run: daemon {:.0} µs (workers {workers:.0}, runtime {rest:.0}), clients {clients:.0} µs",
+            workers + rest
+        )
     }
 }
 
@@ -198,6 +282,13 @@ fn mixed(n: u64) -> Kind {
     }
 }
 
+/// Whether `LOAD_PHASES` names `phase` (every phase runs when it is not set).
+fn runs_phase(phase: &str) -> bool {
+    std::env::var("LOAD_PHASES").map_or(true, |phases| {
+        phases.split(',').any(|named| named.trim() == phase)
+    })
+}
+
 fn main() {
     let env = |name: &str, default: u64| {
         std::env::var(name)
@@ -222,89 +313,113 @@ fn main() {
         // Warm-up: every worker holds its prepared sandboxes.
         phase(&remotes, Duration::from_millis(500), u64::MAX, |_| Kind::Trivial).await;
 
-        let (rate, samples) = phase(&remotes, seconds, u64::MAX, |_| Kind::Trivial).await;
-        let (rss, peak) = daemon.memory();
-        println!(
-            "trivial  {rate:>8.0} runs/s  {}  resident {rss:.1} MiB (peak {peak:.1})",
-            figures(&samples, Kind::Trivial).expect("runs")
-        );
-
-        let (rate, samples) = phase(&remotes, seconds, u64::MAX, mixed).await;
-        let (rss, peak) = daemon.memory();
-        println!("mixed    {rate:>8.0} runs/s  resident {rss:.1} MiB (peak {peak:.1})");
-        for (name, kind) in [
-            ("trivial", Kind::Trivial),
-            ("tool", Kind::Tool),
-            ("timeout", Kind::TimesOut),
-        ] {
-            if let Some(f) = figures(&samples, kind) {
-                let n = samples.iter().filter(|(k, _)| *k == kind).count();
-                println!("  {name:<8} {n:>7} runs  {f}");
-            }
+        if runs_phase("trivial") {
+            let cpu = CpuPerRun::start(&daemon);
+            let (rate, samples) = phase(&remotes, seconds, u64::MAX, |_| Kind::Trivial).await;
+            let (rss, peak) = daemon.memory();
+            println!(
+                "trivial  {rate:>8.0} runs/s  {}  resident {rss:.1} MiB (peak {peak:.1})",
+                figures(&samples, Kind::Trivial).expect("runs")
+            );
+            println!("  {}", cpu.line(&daemon, samples.len()));
         }
 
-        let rate = env("LOAD_RATE", 4000).max(1);
-        let every = Duration::from_secs_f64(CONNECTIONS as f64 / rate as f64);
-        let begin = Instant::now();
-        let until = begin + seconds;
-        let tasks: Vec<_> = remotes
-            .iter()
-            .enumerate()
-            .map(|(index, remote)| {
-                let start = begin + every.mul_f64(index as f64 / CONNECTIONS as f64);
-                tokio::spawn(paced(remote.clone(), start, every, until))
-            })
-            .collect();
-        let mut latencies = Vec::new();
-        for task in tasks {
-            latencies.extend(task.await.expect("a paced driver"));
-        }
-        let achieved = latencies.len() as f64 / begin.elapsed().as_secs_f64();
-        println!(
-            "paced    {achieved:>8.0} runs/s (asked {rate})  {}",
-            Figures::of(latencies)
-        );
-        let (rate, samples) = phase(&remotes[..1], seconds.min(Duration::from_secs(3)), u64::MAX, |_| {
-            Kind::Trivial
-        })
-        .await;
-        println!(
-            "alone    {rate:>8.0} runs/s  {}  (one connection, one run at a time)",
-            figures(&samples, Kind::Trivial).expect("runs")
-        );
-
-        let mut refused = 0;
-        for _ in 0..16 {
-            match daemon.connect().await {
-                Ok(extra) => extra.dispose().await,
-                Err(error) => {
-                    assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED), "{error}");
-                    refused += 1;
+        if runs_phase("mixed") {
+            let cpu = CpuPerRun::start(&daemon);
+            let (rate, samples) = phase(&remotes, seconds, u64::MAX, mixed).await;
+            let (rss, peak) = daemon.memory();
+            println!("mixed    {rate:>8.0} runs/s  resident {rss:.1} MiB (peak {peak:.1})");
+            for (name, kind) in [
+                ("trivial", Kind::Trivial),
+                ("tool", Kind::Tool),
+                ("timeout", Kind::TimesOut),
+            ] {
+                if let Some(f) = figures(&samples, kind) {
+                    let n = samples.iter().filter(|(k, _)| *k == kind).count();
+                    println!("  {name:<8} {n:>7} runs  {f}");
                 }
             }
+            println!("  {}", cpu.line(&daemon, samples.len()));
         }
-        println!("past --max-connections {CONNECTIONS}: {refused} of 16 more connections refused (HTTP 503)");
 
-        let tenth = (soak_runs / 10).max(1);
-        let mut resident = Vec::new();
-        let started = Instant::now();
-        let mut latencies = Vec::new();
-        for _ in 0..10 {
-            let (_, samples) = phase(&remotes, Duration::from_secs(600), tenth, |_| {
+        if runs_phase("paced") {
+            let rate = env("LOAD_RATE", 4000).max(1);
+            let every = Duration::from_secs_f64(CONNECTIONS as f64 / rate as f64);
+            let cpu = CpuPerRun::start(&daemon);
+            let begin = Instant::now();
+            let until = begin + seconds;
+            let tasks: Vec<_> = remotes
+                .iter()
+                .enumerate()
+                .map(|(index, remote)| {
+                    let start = begin + every.mul_f64(index as f64 / CONNECTIONS as f64);
+                    tokio::spawn(paced(remote.clone(), start, every, until))
+                })
+                .collect();
+            let mut latencies = Vec::new();
+            for task in tasks {
+                latencies.extend(task.await.expect("a paced driver"));
+            }
+            let achieved = latencies.len() as f64 / begin.elapsed().as_secs_f64();
+            let runs = latencies.len();
+            println!(
+                "paced    {achieved:>8.0} runs/s (asked {rate})  {}",
+                Figures::of(latencies)
+            );
+            println!("  {}", cpu.line(&daemon, runs));
+        }
+
+        if runs_phase("alone") {
+            let cpu = CpuPerRun::start(&daemon);
+            let (rate, samples) = phase(&remotes[..1], seconds.min(Duration::from_secs(3)), u64::MAX, |_| {
                 Kind::Trivial
             })
             .await;
-            latencies.extend(samples);
-            resident.push(daemon.memory().0);
+            println!(
+                "alone    {rate:>8.0} runs/s  {}  (one connection, one run at a time)",
+                figures(&samples, Kind::Trivial).expect("runs")
+            );
+            println!("  {}", cpu.line(&daemon, samples.len()));
         }
-        let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
-        println!(
-            "soak     {} runs at {rate:.0} runs/s  {}",
-            latencies.len(),
-            figures(&latencies, Kind::Trivial).expect("runs")
-        );
-        let shown: Vec<String> = resident.iter().map(|mib| format!("{mib:.1}")).collect();
-        println!("  resident MiB after each tenth: {}", shown.join(" "));
+
+        if runs_phase("past") {
+            let mut refused = 0;
+            for _ in 0..16 {
+                match daemon.connect().await {
+                    Ok(extra) => extra.dispose().await,
+                    Err(error) => {
+                        assert_eq!(error.code(), Some(codes::CONNECTION_REJECTED), "{error}");
+                        refused += 1;
+                    }
+                }
+            }
+            println!("past --max-connections {CONNECTIONS}: {refused} of 16 more connections refused (HTTP 503)");
+        }
+
+        if runs_phase("soak") {
+            let tenth = (soak_runs / 10).max(1);
+            let mut resident = Vec::new();
+            let cpu = CpuPerRun::start(&daemon);
+            let started = Instant::now();
+            let mut latencies = Vec::new();
+            for _ in 0..10 {
+                let (_, samples) = phase(&remotes, Duration::from_secs(600), tenth, |_| {
+                    Kind::Trivial
+                })
+                .await;
+                latencies.extend(samples);
+                resident.push(daemon.memory().0);
+            }
+            let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
+            println!(
+                "soak     {} runs at {rate:.0} runs/s  {}",
+                latencies.len(),
+                figures(&latencies, Kind::Trivial).expect("runs")
+            );
+            println!("  {}", cpu.line(&daemon, latencies.len()));
+            let shown: Vec<String> = resident.iter().map(|mib| format!("{mib:.1}")).collect();
+            println!("  resident MiB after each tenth: {}", shown.join(" "));
+        }
         for remote in remotes {
             if let Some(remote) = Arc::into_inner(remote) {
                 remote.dispose().await;

@@ -13,12 +13,11 @@ use tokio_tungstenite::Connector;
 use tokio_tungstenite::tungstenite::Error as WsError;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::contract::{self, PROTOCOL_VERSION};
 use super::outbound::OutboundTarget;
 use super::tls;
-use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue};
+use super::wire::{CallError, Session, SessionOptions, Stub, Target, WireValue, websocket_config};
 use crate::Error;
 use crate::error::codes;
 use crate::protocol::{
@@ -195,9 +194,7 @@ impl ClientInner {
             })?;
             request.headers_mut().insert(header, value);
         }
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(self.options.max_message_bytes))
-            .max_frame_size(Some(self.options.max_message_bytes));
+        let config = websocket_config(self.options.max_message_bytes);
         let timeout = self.options.handshake_timeout;
         let connector = if url.starts_with("wss://") {
             let trust = tls::client_config(self.options.ca_file.as_deref())

@@ -12,7 +12,6 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tokio_tungstenite::tungstenite::http::StatusCode;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
@@ -20,7 +19,9 @@ use prometheus_client::registry::Registry;
 use super::contract::{self, PROTOCOL_VERSION};
 use super::outbound::RemoteOutbound;
 pub use super::stats::ServerStats;
-use super::wire::{CallError, RemoteStub, Session, SessionOptions, Stub, Target, WireValue};
+use super::wire::{
+    CallError, RemoteStub, Session, SessionOptions, Stub, Target, WireValue, websocket_config,
+};
 use crate::Error;
 use crate::error::codes;
 use crate::protocol::{
@@ -448,9 +449,7 @@ impl ServerInner {
                 }
             }
         };
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(self.options.max_message_bytes))
-            .max_frame_size(Some(self.options.max_message_bytes));
+        let config = websocket_config(self.options.max_message_bytes);
         let handshake =
             tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(config));
         let socket = match tokio::time::timeout(self.options.handshake_timeout, handshake).await {

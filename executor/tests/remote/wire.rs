@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use codemode_executor::protocol::BoxFuture;
 use codemode_executor::remote::wire::{
     Message, RemoteStub, Session, SessionOptions, Stub, TableCounts, Tables, Target, WireValue,
-    decode, encode,
+    decode, encode, websocket_config,
 };
 
 /// Tables that record what was exported and imported, for the codec alone.
@@ -387,6 +387,67 @@ async fn a_call_is_answered_after_its_pull_and_released_by_the_peer() {
     assert!(
         abort[1][2].as_str().unwrap().contains("export 2"),
         "{abort}"
+    );
+}
+
+#[tokio::test]
+async fn a_message_many_reads_long_crosses_whole_both_ways() {
+    // A pipe of 64 KiB and the sessions' own configuration: the message arrives in pieces,
+    // each read a chunk of the configured size.
+    let (a, b) = tokio::io::duplex(64 << 10);
+    let ours =
+        WebSocketStream::from_raw_socket(a, Role::Server, Some(websocket_config(1 << 20))).await;
+    let mut raw = WebSocketStream::from_raw_socket(b, Role::Client, None).await;
+    let _session = Session::start(
+        ours,
+        Some(Arc::new(Echo)),
+        SessionOptions {
+            max_message_bytes: 1 << 20,
+        },
+    );
+    let big = "x".repeat(300 << 10);
+    send(&mut raw, json!(["push", ["pipeline", 0, ["echo"], [big]]])).await;
+    send(&mut raw, json!(["pull", 1])).await;
+    assert_eq!(receive(&mut raw).await, json!(["resolve", 1, [[big]]]));
+}
+
+/// A target that disposes the stub it receives, then answers.
+struct DisposesFirst;
+
+impl Target for DisposesFirst {
+    fn call(
+        &self,
+        _path: Vec<String>,
+        args: Vec<WireValue>,
+    ) -> BoxFuture<'static, Result<WireValue, WireValue>> {
+        Box::pin(async move {
+            if let Some(WireValue::Stub(Stub::Remote(stub))) = args.first() {
+                stub.dispose();
+            }
+            Ok(WireValue::string("done"))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_stub_disposed_before_the_answer_is_released_before_it() {
+    // As the daemon's `execute` disposes the host's dispatch before it answers: the release
+    // is sent at once (the session's lock is free), so it leaves with the answer.
+    let (session, mut raw) = pair(Some(Arc::new(DisposesFirst))).await;
+    send(
+        &mut raw,
+        json!(["push", ["pipeline", 0, ["run"], [["export", -1]]]]),
+    )
+    .await;
+    send(&mut raw, json!(["pull", 1])).await;
+    assert_eq!(receive(&mut raw).await, json!(["release", -1, 1]));
+    assert_eq!(receive(&mut raw).await, json!(["resolve", 1, "done"]));
+    assert_eq!(
+        session.table_counts(),
+        TableCounts {
+            imports: 0,
+            exports: 1
+        }
     );
 }
 

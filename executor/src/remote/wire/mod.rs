@@ -30,5 +30,5 @@ pub mod value;
 pub use codec::{ExpressionError, Tables, decode, encode, encode_text};
 pub use frame::Incoming;
 pub use message::Message;
-pub use session::{Session, SessionOptions, TableCounts};
+pub use session::{Session, SessionOptions, TableCounts, websocket_config};
 pub use value::{CallError, RemoteStub, Stub, Target, WireValue};

@@ -18,8 +18,8 @@ use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{
     Error as WsError, Message as WsMessage, Utf8Bytes, error::CapacityError,
 };
@@ -45,6 +45,21 @@ impl Default for SessionOptions {
             max_message_bytes: 32 << 20,
         }
     }
+}
+
+/// How much a socket reads at once. `tungstenite` zero-fills the free part of its read
+/// buffer, up to this size, before every read (one that finds nothing included): at its
+/// default of 128 KiB that was a quarter of the daemon's runtime per run, for messages of a
+/// few hundred bytes. A larger message is still read whole, this many bytes per read.
+const READ_CHUNK_BYTES: usize = 16 << 10;
+
+/// The WebSocket configuration of both ends: messages and frames up to `max_message_bytes`,
+/// read [`READ_CHUNK_BYTES`] at a time.
+pub fn websocket_config(max_message_bytes: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(READ_CHUNK_BYTES)
+        .max_message_size(Some(max_message_bytes))
+        .max_frame_size(Some(max_message_bytes))
 }
 
 /// How many entries a session's tables hold (the main object not counted).
@@ -88,8 +103,18 @@ impl Peer for Shared {
         Box::pin(async move { answer(&self, started?).await })
     }
 
+    /// Releases the import: at once when the session's lock is free, else through the read
+    /// loop (a handle may be dropped while this thread holds the lock). At once, the release
+    /// goes out with whatever the caller sends next (a method's answer after the stubs it
+    /// received are disposed) in one write, where the read loop's turn made it a write of its
+    /// own.
     fn release(&self, id: i64) {
-        let _ = self.releases.send(id);
+        match self.state.try_lock() {
+            Ok(state) => release_import_locked(self, state, id),
+            Err(_) => {
+                let _ = self.releases.send(id);
+            }
+        }
     }
 }
 
@@ -189,7 +214,11 @@ impl Drop for Session {
 /// Releases import `id` with its introduction count, unless a live handle to it remains
 /// (the peer may have introduced it again since).
 fn release_import(shared: &Shared, id: i64) {
-    let mut state = shared.state.lock().unwrap();
+    release_import_locked(shared, shared.state.lock().unwrap(), id);
+}
+
+/// [`release_import`] with the session's lock held.
+fn release_import_locked(shared: &Shared, mut state: std::sync::MutexGuard<'_, State>, id: i64) {
     if state.broken.is_some() {
         return;
     }
@@ -384,27 +413,37 @@ fn abort(shared: &Shared, reason: String) {
     break_session(shared, reason, Some((3000, close_reason)));
 }
 
+/// Writes the outgoing frames. Every frame already queued when the writer wakes goes out in
+/// one write (a call's `push` and `pull`, an answer and a release): one system call and one
+/// TCP segment for them, where a flush per frame made one each.
 async fn write_loop<S>(
     mut sink: futures::stream::SplitSink<WebSocketStream<S>, WsMessage>,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
 ) where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    while let Some(outgoing) = rx.recv().await {
-        match outgoing {
-            Outgoing::Text(text) => {
-                if sink.send(WsMessage::text(text)).await.is_err() {
-                    break;
+    'writing: while let Some(first) = rx.recv().await {
+        let mut next = Some(first);
+        while let Some(outgoing) = next.take() {
+            match outgoing {
+                Outgoing::Text(text) => {
+                    if sink.feed(WsMessage::text(text)).await.is_err() {
+                        break 'writing;
+                    }
+                }
+                Outgoing::Close(code, reason) => {
+                    let frame = CloseFrame {
+                        code: CloseCode::from(code),
+                        reason: reason.into(),
+                    };
+                    let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                    break 'writing;
                 }
             }
-            Outgoing::Close(code, reason) => {
-                let frame = CloseFrame {
-                    code: CloseCode::from(code),
-                    reason: reason.into(),
-                };
-                let _ = sink.send(WsMessage::Close(Some(frame))).await;
-                break;
-            }
+            next = rx.try_recv().ok();
+        }
+        if sink.flush().await.is_err() {
+            break;
         }
     }
     let _ = sink.close().await;
