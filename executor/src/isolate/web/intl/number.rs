@@ -469,7 +469,14 @@ impl NumberFormatter {
     }
 
     /// The rounded decimal in the style's pattern, with the sign display applied.
-    fn styled(&self, mut value: Decimal) -> Parts {
+    fn styled(&self, value: Decimal) -> Parts {
+        self.styled_as(value, None)
+    }
+
+    /// The rounded decimal in the style's pattern; with `special` (NaN or an infinity: its
+    /// part type and text), that text stands for the digits inside a percent or currency
+    /// pattern, so CLDR's currency spacing sees no digit next to the symbol (`USDNaN`).
+    fn styled_as(&self, mut value: Decimal, special: Option<(&'static str, &str)>) -> Parts {
         value.apply_sign_display(self.sign);
         let shown = match value.sign {
             Sign::Negative => Shown::Minus,
@@ -478,7 +485,11 @@ impl NumberFormatter {
         };
         let mut magnitude = value.clone();
         magnitude.sign = Sign::None;
-        let digits = Parts::of(&self.plain.format(&magnitude));
+        let mut digits = Parts::of(&self.plain.format(&magnitude));
+        if let (Some((kind, text)), Style::Affixed(_)) = (special, &self.style) {
+            digits = Parts::default();
+            digits.push_part(text, part(kind));
+        }
         let parts = match &self.style {
             Style::Decimal(f) => Parts::of(&f.format(&value)),
             Style::Affixed(a) => return self.affixed(a, shown, &magnitude, &digits),
@@ -567,6 +578,11 @@ impl NumberFormatter {
         let mut stand_in = Decimal::from(if kind == "infinity" { 1 } else { 0 });
         if negative {
             stand_in.sign = Sign::Negative;
+        }
+        if matches!(self.style, Style::Affixed(_)) && matches!(self.notation, Notation::Standard) {
+            return self
+                .styled_as(stand_in, Some((kind, symbol)))
+                .pieces(Nesting::Inner);
         }
         let parts = self.styled(stand_in);
         let mut out = Vec::new();

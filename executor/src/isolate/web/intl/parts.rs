@@ -298,6 +298,8 @@ fn kind_of(p: &Part) -> &'static str {
         (_, "percentSign") => "percentSign",
         (_, "currency") => "currency",
         (_, "compact") => "compact",
+        (_, "nan") => "nan",
+        (_, "infinity") => "infinity",
         (_, "unit") => "unit",
         (_, "exponentSeparator") => "exponentSeparator",
         (_, "exponentInteger") => "exponentInteger",

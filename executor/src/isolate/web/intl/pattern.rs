@@ -43,6 +43,8 @@ fn part(kind: &str) -> Part {
         "exponentInteger" => "exponentInteger",
         "exponentMinusSign" => "exponentMinusSign",
         "compact" => "compact",
+        "nan" => "nan",
+        "infinity" => "infinity",
         _ => "literal",
     };
     Part {
