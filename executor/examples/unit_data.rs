@@ -1,11 +1,11 @@
 //! Generates `src/isolate/web/intl/units.data.z`, the CLDR unit patterns behind
 //! `Intl.NumberFormat`'s unit style and the number range patterns behind `formatRange`, from
-//! CLDR's JSON release (the npm packages `cldr-units-full`, `cldr-numbers-full` and
-//! `cldr-core`, the release the reference's ICU carries; the command and versions are in
+//! CLDR's JSON release (the npm packages `cldr-units-full`, `cldr-numbers-full`,
+//! `cldr-core`, `cldr-dates-full` and `cldr-localenames-full`, the release the reference's ICU carries; the command and versions are in
 //! `docs/intl.md`):
 //!
 //! ```text
-//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR OUT
+//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR OUT
 //! ```
 //!
 //! The directories are the unpacked packages (`npm pack cldr-units-full@48.0.0`, and so on,
@@ -19,7 +19,15 @@
 //! `<unit>\t<width: l s n>\t<field>\t<pattern>`, where the field is a plural category
 //! (`zero` … `other`), `per` (the unit's own per-unit pattern, `{0}/h`) or, for the unit
 //! `per`, `pattern` (the locale's compound per pattern, `{0}/{1}`); the pseudo-unit `range`
-//! holds the locale's range pattern (`{0}–{1}`) under its numbering system's name.
+//! holds the locale's range pattern (`{0}–{1}`) under its numbering system's name; `¤`
+//! the currency patterns (`latn:standard`, `latn:accounting`, `latn:one`… for a name's
+//! `{0} {1}`; `latn:group` and `latn:decimal` for the separators of a currency amount where
+//! they differ from a number's), `%` the percent pattern and sign (`latn:standard`, `latn:sign`), `ns` the
+//! default numbering system, and `$<CODE>` a currency's symbol (`s`), narrow symbol (`n`)
+//! and names (`l`: `name`, and by plural); `dp` the day periods' names (`l` wide, `s`
+//! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
+//! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
+//! display names.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -80,6 +88,16 @@ const UNITS: &[&str] = &[
     "mile-per-gallon",
 ];
 
+/// The languages workerd's ICU data has (the executor's `WORKERD_LANGUAGES`, measured on the
+/// reference): a locale of any other language falls back to en-US there, so only these
+/// languages' locales (and the root) go into the table.
+const LANGUAGES: &[&str] = &[
+    "af", "ak", "am", "ar", "az", "bg", "bn", "bs", "ca", "cs", "da", "de", "el", "en", "es", "et",
+    "fa", "fi", "fil", "fr", "gu", "he", "hi", "hr", "hu", "id", "it", "ja", "kk", "kn", "ko",
+    "kok", "lt", "lv", "ml", "mr", "ms", "nb", "nl", "no", "pa", "pl", "pt", "ro", "ru", "sd",
+    "sk", "sl", "sr", "sv", "sw", "ta", "te", "th", "tr", "uk", "ur", "uz", "vi", "zh", "und",
+];
+
 const PLURALS: &[&str] = &["zero", "one", "two", "few", "many", "other"];
 
 type Entries = BTreeMap<(String, char, String), String>;
@@ -125,28 +143,160 @@ fn entries(units: &serde_json::Value) -> Entries {
     out
 }
 
-/// One locale's range patterns, from its `numbers.json`, by numbering system.
+/// One locale's number patterns, from its `numbers.json`, by numbering system: the range
+/// pattern, the currency patterns (standard, accounting, and the `{0} {1}` of a currency's
+/// name by plural), the percent pattern and sign, and the default numbering system.
 fn ranges(numbers: &serde_json::Value, out: &mut Entries) {
     let Some(table) = numbers.as_object() else {
         return;
     };
+    let mut put = |unit: &str, width: char, field: String, p: Option<&serde_json::Value>| {
+        if let Some(p) = p.and_then(|p| p.as_str()) {
+            out.insert((unit.into(), width, field), p.into());
+        }
+    };
+    put(
+        "ns",
+        'l',
+        "default".into(),
+        table.get("defaultNumberingSystem"),
+    );
     for (key, value) in table {
-        let Some(system) = key.strip_prefix("miscPatterns-numberSystem-") else {
-            continue;
-        };
-        if let Some(p) = value.get("range").and_then(|p| p.as_str()) {
-            out.insert(("range".into(), 'l', system.into()), p.into());
+        if let Some(system) = key.strip_prefix("miscPatterns-numberSystem-") {
+            put("range", 'l', system.into(), value.get("range"));
+        } else if let Some(system) = key.strip_prefix("currencyFormats-numberSystem-") {
+            for field in ["standard", "accounting"] {
+                put("¤", 'l', format!("{system}:{field}"), value.get(field));
+            }
+            for plural in PLURALS {
+                let field = format!("unitPattern-count-{plural}");
+                put("¤", 'l', format!("{system}:{plural}"), value.get(&field));
+            }
+        } else if let Some(system) = key.strip_prefix("percentFormats-numberSystem-") {
+            put(
+                "%",
+                'l',
+                format!("{system}:standard"),
+                value.get("standard"),
+            );
+        } else if let Some(system) = key.strip_prefix("symbols-numberSystem-") {
+            put("%", 'l', format!("{system}:sign"), value.get("percentSign"));
+            put(
+                "¤",
+                'l',
+                format!("{system}:group"),
+                value.get("currencyGroup"),
+            );
+            put(
+                "¤",
+                'l',
+                format!("{system}:decimal"),
+                value.get("currencyDecimal"),
+            );
         }
     }
 }
 
-fn run(units_dir: &Path, numbers_dir: &Path, core_dir: &Path, out: &Path) -> Result<(), String> {
+/// One locale's currency symbols and names, from its `currencies.json`: under `$<CODE>`, the
+/// symbol (width `s`), the narrow symbol (`n`), the display name (`l`, `name`) and the name
+/// by plural (`l`, `one`…).
+fn currencies(currencies: &serde_json::Value, out: &mut Entries) {
+    let Some(table) = currencies.as_object() else {
+        return;
+    };
+    for (code, value) in table {
+        let unit = format!("${code}");
+        let mut put = |width: char, field: &str, key: &str| {
+            if let Some(p) = value.get(key).and_then(|p| p.as_str()) {
+                out.insert((unit.clone(), width, field.into()), p.into());
+            }
+        };
+        put('s', "symbol", "symbol");
+        put('n', "symbol", "symbol-alt-narrow");
+        put('l', "name", "displayName");
+        for plural in PLURALS {
+            put('l', plural, &format!("displayName-count-{plural}"));
+        }
+    }
+}
+
+/// One locale's day period names (format context), from its `ca-gregorian.json`, under `dp`:
+/// width `l` (wide), `s` (abbreviated) or `n` (narrow), field the period (`morning1`…).
+fn day_periods(gregorian: &serde_json::Value, out: &mut Entries) {
+    let format = &gregorian["dayPeriods"]["format"];
+    for (width, key) in [('l', "wide"), ('s', "abbreviated"), ('n', "narrow")] {
+        let Some(table) = format.get(key).and_then(|t| t.as_object()) else {
+            continue;
+        };
+        for (period, name) in table {
+            if let Some(name) = name.as_str() {
+                out.insert(("dp".into(), width, period.clone()), name.into());
+            }
+        }
+    }
+}
+
+/// A language's day period rules, from `dayPeriods.json`, under `dp` width `r`: the period's
+/// span in minutes, `from-before`, or `@at` for a period at one instant (`noon`).
+fn day_period_rules(rules: &serde_json::Value, out: &mut Entries) {
+    let minutes = |t: &serde_json::Value| -> Option<u32> {
+        let (h, m) = t.as_str()?.split_once(':')?;
+        Some(h.parse::<u32>().ok()? * 60 + m.parse::<u32>().ok()?)
+    };
+    let Some(table) = rules.as_object() else {
+        return;
+    };
+    for (period, rule) in table {
+        let span = if let Some(at) = rule.get("_at").and_then(minutes) {
+            format!("@{at}")
+        } else if let (Some(from), Some(before)) = (
+            rule.get("_from").and_then(minutes),
+            rule.get("_before").and_then(minutes),
+        ) {
+            format!("{from}-{before}")
+        } else {
+            continue;
+        };
+        out.insert(("dp".into(), 'r', period.clone()), span);
+    }
+}
+
+/// One locale's calendar names, from its `localeDisplayNames.json`, under `ca` width `l`,
+/// by the calendar's BCP 47 name (CLDR's `gregorian` is `gregory`, `ethiopic-amete-alem`
+/// `ethioaa`).
+fn calendar_names(names: &serde_json::Value, out: &mut Entries) {
+    let Some(table) = names["types"]["calendar"].as_object() else {
+        return;
+    };
+    for (key, name) in table {
+        let key = match key.as_str() {
+            "gregorian" => "gregory",
+            "ethiopic-amete-alem" => "ethioaa",
+            k if k.contains("-alt-") => continue,
+            k => k,
+        };
+        if let Some(name) = name.as_str() {
+            out.insert(("ca".into(), 'l', key.into()), name.into());
+        }
+    }
+}
+
+fn run(
+    units_dir: &Path,
+    numbers_dir: &Path,
+    core_dir: &Path,
+    dates_dir: &Path,
+    names_dir: &Path,
+    out: &Path,
+) -> Result<(), String> {
     let version = read(&units_dir.join("package.json"))?["version"]
         .as_str()
         .unwrap_or("unknown")
         .to_string();
     let parents = read(&core_dir.join("supplemental/parentLocales.json"))?;
     let parents = parents["supplemental"]["parentLocales"]["parentLocale"].clone();
+    let rules = read(&core_dir.join("supplemental/dayPeriods.json"))?;
+    let rules = &rules["supplemental"]["dayPeriodRuleSet"];
     let main = units_dir.join("main");
     let mut locales = BTreeMap::new();
     for dir in
@@ -154,13 +304,55 @@ fn run(units_dir: &Path, numbers_dir: &Path, core_dir: &Path, out: &Path) -> Res
     {
         let dir = dir.map_err(|e| e.to_string())?;
         let name = dir.file_name().to_string_lossy().to_string();
+        let language = name.split('-').next().unwrap_or_default();
+        if !LANGUAGES.contains(&language) {
+            continue;
+        }
         let json = read(&dir.path().join("units.json"))?;
         let mut own = entries(&json["main"][&name]["units"]);
         let numbers = numbers_dir.join("main").join(&name).join("numbers.json");
         if numbers.exists() {
             ranges(&read(&numbers)?["main"][&name]["numbers"], &mut own);
         }
+        let money = numbers_dir.join("main").join(&name).join("currencies.json");
+        if money.exists() {
+            let json = read(&money)?;
+            currencies(&json["main"][&name]["numbers"]["currencies"], &mut own);
+        }
+        let gregorian = dates_dir.join("main").join(&name).join("ca-gregorian.json");
+        if gregorian.exists() {
+            let json = read(&gregorian)?;
+            day_periods(
+                &json["main"][&name]["dates"]["calendars"]["gregorian"],
+                &mut own,
+            );
+        }
+        let display = names_dir
+            .join("main")
+            .join(&name)
+            .join("localeDisplayNames.json");
+        if display.exists() {
+            let json = read(&display)?;
+            calendar_names(&json["main"][&name]["localeDisplayNames"], &mut own);
+        }
+        if let Some(r) = rules.get(&name) {
+            day_period_rules(r, &mut own);
+        }
         locales.insert(name.clone(), own);
+    }
+    // The digits of CLDR's numeric numbering systems, in the root locale.
+    let systems = read(&core_dir.join("supplemental/numberingSystems.json"))?;
+    if let (Some(systems), Some(root)) = (
+        systems["supplemental"]["numberingSystems"].as_object(),
+        locales.get_mut("und"),
+    ) {
+        for (name, system) in systems {
+            if system["_type"] == "numeric"
+                && let Some(digits) = system["_digits"].as_str()
+            {
+                root.insert(("nu".into(), 'l', name.clone()), digits.into());
+            }
+        }
     }
     // A locale's parent: CLDR's parentLocales, else the tag less its last subtag, else root.
     let parent_of = |name: &str| -> String {
@@ -204,14 +396,15 @@ fn run(units_dir: &Path, numbers_dir: &Path, core_dir: &Path, out: &Path) -> Res
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [units, numbers, core, out] = args.as_slice() else {
+    let [units, numbers, core, dates, names, out] = args.as_slice() else {
         eprintln!(
-            "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR OUT (the unpacked cldr-units-full, cldr-numbers-full and cldr-core packages, and the file to write)"
+            "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR OUT (the unpacked cldr-units-full, cldr-numbers-full, cldr-core, cldr-dates-full and cldr-localenames-full packages, and the file to write)"
         );
         std::process::exit(2);
     };
     let paths = (Path::new(units), Path::new(numbers), Path::new(core));
-    if let Err(e) = run(paths.0, paths.1, paths.2, Path::new(out)) {
+    let more = (Path::new(dates), Path::new(names));
+    if let Err(e) = run(paths.0, paths.1, paths.2, more.0, more.1, Path::new(out)) {
         eprintln!("unit_data: {e}");
         std::process::exit(1);
     }

@@ -16,6 +16,8 @@
   const append = (a, v) => { define(a, a.length, { value: v, writable: true, enumerable: true, configurable: true }); return a; };
   const joined = (a, sep) => { let s = ""; for (let i = 0; i < a.length; i++) s += (i ? sep : "") + a[i]; return s; };
   const copy = (a) => a.map((x) => x);
+  // A boolean option read once (a getter runs once, as in V8), undefined when absent.
+  const optionalBoolean = (v) => (v === undefined ? undefined : Boolean(v));
   // Records likewise: no prototype, so a setter a program defines on Object.prototype for
   // "weekday" or "timeZone" never runs when a field is stored.
   const record = (o) => Object.assign(Object.create(null), o);
@@ -142,7 +144,7 @@
     return canonicalList(locales).filter((t) => N.supported(split(t).base));
   };
 
-  const NUMBERING_SYSTEMS = ["adlm", "ahom", "arab", "arabext", "bali", "beng", "bhks", "brah", "cakm", "cham", "deva", "diak", "fullwide", "gara", "gong", "gonm", "gujr", "gukh", "guru", "hanidec", "hmng", "hmnp", "java", "kali", "kawi", "khmr", "knda", "krai", "lana", "lanatham", "laoo", "latn", "lepc", "limb", "mathbold", "mathdbl", "mathmono", "mathsanb", "mathsans", "mlym", "modi", "mong", "mroo", "mtei", "mymr", "mymrepka", "mymrpao", "mymrshan", "mymrtlng", "nagm", "newa", "nkoo", "olck", "onao", "orya", "osma", "outlined", "rohg", "saur", "segment", "shrd", "sind", "sinh", "sora", "sund", "sunu", "takr", "talu", "tamldec", "telu", "thai", "tibt", "tirh", "tnsa", "vaii", "wara", "wcho"];
+  const NUMBERING_SYSTEMS = ["adlm", "ahom", "arab", "arabext", "bali", "beng", "bhks", "brah", "cakm", "cham", "deva", "diak", "fullwide", "gara", "gong", "gonm", "gujr", "gukh", "guru", "hanidec", "hmng", "hmnp", "java", "kali", "kawi", "khmr", "knda", "krai", "lana", "lanatham", "laoo", "latn", "lepc", "limb", "mathbold", "mathdbl", "mathmono", "mathsanb", "mathsans", "mlym", "modi", "mong", "mroo", "mtei", "mymr", "mymrepka", "mymrpao", "mymrshan", "mymrtlng", "nagm", "newa", "nkoo", "olck", "onao", "orya", "osma", "outlined", "rohg", "saur", "segment", "shrd", "sind", "sinh", "sora", "sund", "sunu", "takr", "talu", "tamldec", "telu", "thai", "tibt", "tirh", "tnsa", "tols", "vaii", "wara", "wcho"];
   const CALENDARS = ["buddhist", "chinese", "coptic", "dangi", "ethioaa", "ethiopic", "gregory", "hebrew", "indian", "islamic", "islamic-civil", "islamic-rgsa", "islamic-tbla", "islamic-umalqura", "iso8601", "japanese", "persian", "roc"];
   const isNu = (v) => NUMBERING_SYSTEMS.includes(v);
   const isCa = (v) => CALENDARS.includes(v) || v === "gregorian" || v === "islamicc" || v === "ethiopic-amete-alem";
@@ -429,10 +431,12 @@
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu, ca: isCa, hc: (v) => ["h11", "h12", "h23", "h24"].includes(v) });
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DTF);
-    const caOption = opt(o, "calendar", null, undefined, S_DTF);
+    let caOption = opt(o, "calendar", null, undefined, S_DTF);
     if (caOption !== undefined && !typeToken.test(caOption)) throw new RangeError(`Invalid calendar : ${caOption}`);
+    // A valid type token is ASCII, so lower-casing it is ASCII lower-casing (`ISO8601`).
+    if (caOption !== undefined) caOption = caOption.toLowerCase();
     const nuOption = numberingOption(o, S_DTF);
-    const hour12 = o.hour12 === undefined ? undefined : Boolean(o.hour12);
+    const hour12 = optionalBoolean(o.hour12);
     let hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, S_DTF);
     if (hour12 !== undefined) hourCycle = undefined;
     const timeZone = timeZoneOption(o.timeZone);
@@ -477,7 +481,8 @@
     const localeKw = {};
     if (ca !== undefined && ca === kept.ca) localeKw.ca = ca;
     if (nu !== undefined && nu === kept.nu) localeKw.nu = nu;
-    if (hc === kept.hc && hour12 === undefined && hourCycle === undefined) localeKw.hc = hc;
+    // An option equal to the extension keeps the extension in the locale (ECMA-402 ResolveLocale).
+    if (hc === kept.hc && hour12 === undefined && (hourCycle === undefined || hourCycle === kept.hc)) localeKw.hc = hc;
     const r = record({ locale: withKeywords(base, localeKw), calendar: ca ?? N.calendar(base), numberingSystem: nu ?? N.numberingSystem(base), timeZone });
     if (hasHour) { r.hourCycle = hc; r.hour12 = hc === "h11" || hc === "h12"; }
     const shown = record(f);
@@ -605,13 +610,13 @@
     opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_C);
     const collation = opt(o, "collation", null, undefined, S_C);
     if (collation !== undefined && !typeToken.test(collation)) throw new RangeError(`Invalid collation : ${collation}`);
-    const numericOpt = o.numeric === undefined ? undefined : Boolean(o.numeric);
+    const numericOpt = optionalBoolean(o.numeric);
     const caseFirstOpt = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, S_C);
     const { base, kept } = resolve(locales, { kn: (v) => v === "true" || v === "false", kf: (v) => ["upper", "lower", "false"].includes(v), co: (v) => !["standard", "search"].includes(v) });
     const numericValue = numericOpt ?? (kept.kn !== undefined ? kept.kn === "true" : false);
     const caseFirst = caseFirstOpt ?? kept.kf ?? "false";
     const sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant", S_C);
-    const ignorePunctuation = o.ignorePunctuation === undefined ? base.split("-")[0] === "th" : Boolean(o.ignorePunctuation);
+    const ignorePunctuation = optionalBoolean(o.ignorePunctuation) ?? base.split("-")[0] === "th";
     const localeKw = {};
     if (kept.kn !== undefined && (numericOpt === undefined || numericOpt === (kept.kn === "true"))) localeKw.kn = kept.kn;
     if (kept.kf !== undefined && (caseFirstOpt === undefined || caseFirstOpt === kept.kf)) localeKw.kf = kept.kf;
@@ -814,7 +819,9 @@
       } else if (s.type === "dateTimeField") {
         if (!DATE_TIME_FIELDS.includes(c)) throw new RangeError("invalid_argument");
       }
-      const name = s.type === "currency" || s.type === "calendar" || s.type === "dateTimeField" ? undefined : N.displayName(s.locale, s.type, s.style, c);
+      // A currency is named only when it is one ICU lists (`XXX` has none on the reference).
+      const unnamed = s.type === "dateTimeField" || (s.type === "currency" && !CURRENCIES.includes(c)) || (s.type === "calendar" && !CALENDARS.includes(c));
+      const name = unnamed ? undefined : N.displayName(s.locale, s.type, s.style, c);
       if (name !== undefined && name !== null) return name;
       return s.fallback === "code" ? c : undefined;
     }
@@ -878,7 +885,7 @@
       }
       const hc = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, "Intl.Locale"); if (hc !== undefined) kw.hc = hc;
       const kf = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, "Intl.Locale"); if (kf !== undefined) kw.kf = kf;
-      if (o.numeric !== undefined) kw.kn = String(Boolean(o.numeric));
+      const numeric = o.numeric; if (numeric !== undefined) kw.kn = String(Boolean(numeric));
       const nu = get("numberingSystem", typeToken); if (nu !== undefined) kw.nu = nu;
       // The attributes, other extensions and private use ride along ("en-x-u-foo").
       let full = withKeywords(joined(baseParts, "-"), kw);
@@ -982,7 +989,7 @@
   method(Intl, "supportedValuesOf", { supportedValuesOf(key) {
     const k = toStr(key);
     switch (k) {
-      case "calendar": return CALENDARS.filter((c) => c !== "islamic-rgsa");
+      case "calendar": return copy(CALENDARS);
       case "collation": return copy(COLLATIONS);
       case "currency": return copy(CURRENCIES);
       case "numberingSystem": return copy(NUMBERING_SYSTEMS);

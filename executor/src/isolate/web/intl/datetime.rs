@@ -3,6 +3,7 @@
 //! system and hour cycle; time zones from the IANA database (bundled by `jiff`) for the
 //! offset at each instant, and ICU4X's CLDR names for the zone's name.
 
+use icu::calendar::types::RataDie;
 use icu::calendar::{Date, Iso};
 use icu::datetime::DateTimeFormatter;
 use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
@@ -155,19 +156,34 @@ fn repad(text: &mut String, digits: usize) {
     }
 }
 
-/// The names and the pattern (`B`, `BBBB` or `BBBBB`) of a day period formatted alone.
-struct DayPeriodOnly {
-    names: FixedCalendarDateTimeNames<(), TimeFieldSet>,
-    pattern: DateTimePattern,
+/// The names and the pattern (`B`, `BBBB` or `BBBBB`) of a day period formatted alone:
+/// ICU4X's, or, where its compiled data has no flexible day periods for the locale, the
+/// reference's CLDR periods (rules and names from the executor's CLDR table).
+enum DayPeriodOnly {
+    Icu4x {
+        names: FixedCalendarDateTimeNames<(), TimeFieldSet>,
+        pattern: DateTimePattern,
+    },
+    /// The periods, and whether a period at one instant (noon) holds for its whole hour
+    /// (no minutes shown: ICU's rule for `B` without minute and second fields).
+    Cldr(Vec<(Span, &'static str)>, bool),
+}
+
+/// When a CLDR day period applies: a span of minutes of the day `[from, before)` (wrapping
+/// past midnight when `before <= from`), or one minute (`noon` at 720).
+#[derive(Clone, Copy)]
+enum Span {
+    Between(u32, u32),
+    At(u32),
 }
 
 impl DayPeriodOnly {
     /// For `dayPeriod` (`narrow`, `short` or `long`) when it is the only time field.
     fn new(locale: &Locale, width: &str) -> rquickjs::Result<Self> {
-        let (length, pattern, am_pm) = match width {
-            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB", "aaaaa"),
-            "long" => (DayPeriodNameLength::Wide, "BBBB", "aaaa"),
-            _ => (DayPeriodNameLength::Abbreviated, "B", "a"),
+        let (length, pattern, am_pm, key) = match width {
+            "narrow" => (DayPeriodNameLength::Narrow, "BBBBB", "aaaaa", 'n'),
+            "long" => (DayPeriodNameLength::Wide, "BBBB", "aaaa", 'l'),
+            _ => (DayPeriodNameLength::Abbreviated, "B", "a", 's'),
         };
         let mut names = FixedCalendarDateTimeNames::<(), TimeFieldSet>::try_new(locale.into())
             .map_err(failure)?;
@@ -176,17 +192,56 @@ impl DayPeriodOnly {
         let am_pm: DateTimePattern = am_pm.parse().map_err(failure)?;
         // Where ICU4X's compiled data has no flexible day periods for the locale (en, fr,
         // ja… have none there; de and zh-Hant do), `B` falls back to AM/PM, which V8 never
-        // prints for dayPeriod alone: refused rather than answered wrong.
+        // prints for dayPeriod alone: the reference's CLDR periods answer, and a locale with
+        // none there either is refused rather than answered wrong.
         let flexible = (0..24u8).any(|h| {
             Time::try_new(h, 0, 0, 0)
                 .is_ok_and(|t| write(&names, &pattern, &t) != write(&names, &am_pm, &t))
         });
-        if !flexible {
+        if flexible {
+            return Ok(DayPeriodOnly::Icu4x { names, pattern });
+        }
+        let periods = Self::cldr(locale, key);
+        if periods.is_empty() {
             return Err(failure(format!(
-                "dayPeriod without an hour is not supported for locale {locale}: ICU4X's compiled data has no flexible day periods for it"
+                "dayPeriod without an hour is not supported for locale {locale}: neither ICU4X's compiled data nor CLDR's day period rules have flexible day periods for it"
             )));
         }
-        Ok(DayPeriodOnly { names, pattern })
+        Ok(DayPeriodOnly::Cldr(periods, true))
+    }
+
+    /// The locale's CLDR day periods with their names in the width (`l`, `s`, `n`), the
+    /// midnight period left out as ICU leaves it out of `B`.
+    fn cldr(locale: &Locale, width: char) -> Vec<(Span, &'static str)> {
+        let tag = locale.id.to_string();
+        let periods = [
+            "noon",
+            "morning1",
+            "morning2",
+            "afternoon1",
+            "afternoon2",
+            "evening1",
+            "evening2",
+            "night1",
+            "night2",
+        ];
+        let mut out = Vec::new();
+        for period in periods {
+            let Some(rule) = super::units::entry(&tag, "dp", 'r', period) else {
+                continue;
+            };
+            let span = if let Some(at) = rule.strip_prefix('@') {
+                at.parse().ok().map(Span::At)
+            } else {
+                rule.split_once('-')
+                    .and_then(|(a, b)| Some(Span::Between(a.parse().ok()?, b.parse().ok()?)))
+            };
+            let name = super::units::entry(&tag, "dp", width, period);
+            if let (Some(span), Some(name)) = (span, name) {
+                out.push((span, name));
+            }
+        }
+        out
     }
 
     /// The abbreviated AM/PM names (pattern `a`). V8's `zh-Hant` patterns print these where
@@ -199,11 +254,32 @@ impl DayPeriodOnly {
             .include_day_period_names(DayPeriodNameLength::Abbreviated)
             .map_err(failure)?;
         let pattern: DateTimePattern = "a".parse().map_err(failure)?;
-        Ok(DayPeriodOnly { names, pattern })
+        Ok(DayPeriodOnly::Icu4x { names, pattern })
     }
 
     fn format(&self, time: &Time) -> String {
-        write(&self.names, &self.pattern, time)
+        match self {
+            DayPeriodOnly::Icu4x { names, pattern } => write(names, pattern, time),
+            DayPeriodOnly::Cldr(periods, whole_hour) => {
+                let minute = u32::from(time.hour.number()) * 60 + u32::from(time.minute.number());
+                let exact = time.second.number() == 0 && time.subsecond.number() == 0;
+                let at = periods.iter().find(|(span, _)| match span {
+                    Span::At(m) if *whole_hour => m / 60 == minute / 60,
+                    Span::At(m) => *m == minute && exact,
+                    _ => false,
+                });
+                let within = periods.iter().find(|(span, _)| match *span {
+                    Span::Between(from, before) if from < before => {
+                        (from..before).contains(&minute)
+                    }
+                    Span::Between(from, before) => minute >= from || minute < before,
+                    Span::At(_) => false,
+                });
+                at.or(within)
+                    .map(|(_, name)| name.to_string())
+                    .unwrap_or_default()
+            }
+        }
     }
 }
 
@@ -487,6 +563,15 @@ impl DateFormatter {
         // With a style, V8's zh-Hant patterns print the flexible periods too.
         let am_pm = if hant && !styled && has("hour")? {
             Some(DayPeriodOnly::am_pm(&locale)?)
+        } else if let Some(width) = text(o, "dayPeriod")?.filter(|_| !styled && !alone) {
+            // An hour with a flexible period (`12 in the morning`) where ICU4X's data has
+            // none for the locale: its AM/PM replaced by the reference's CLDR period.
+            match DayPeriodOnly::new(&locale, &width) {
+                Ok(DayPeriodOnly::Cldr(periods, _)) => {
+                    Some(DayPeriodOnly::Cldr(periods, !has("minute")?))
+                }
+                _ => None,
+            }
         } else {
             None
         };
@@ -511,28 +596,67 @@ impl DateFormatter {
         })
     }
 
+    /// The instant `ms` in the formatter's zone: its ISO date, time and UTC offset (seconds).
+    /// Beyond jiff's years (±9999; ECMAScript's time values reach ±275,760), the offset is
+    /// the zone's at the nearest instant jiff holds and the date is counted in days.
+    fn local(&self, ms: f64) -> rquickjs::Result<(Date<Iso>, Time, i32)> {
+        let ms = ms as i64;
+        if let Ok(ts) = jiff::Timestamp::from_millisecond(ms) {
+            let local = ts.to_zoned(self.zone.clone());
+            let date = Date::try_new_iso(
+                i32::from(local.year()),
+                local.month() as u8,
+                local.day() as u8,
+            )
+            .map_err(failure)?;
+            let time = Time::try_new(
+                local.hour() as u8,
+                local.minute() as u8,
+                local.second() as u8,
+                local.subsec_nanosecond() as u32,
+            )
+            .map_err(failure)?;
+            return Ok((date, time, local.offset().seconds()));
+        }
+        // The zone's rules at the same point of the 400-year Gregorian cycle (146,097 days,
+        // whole weeks) inside jiff's years, as ICU applies the zone's last rule for ever.
+        const CYCLE: i64 = 146_097 * 86_400_000;
+        let cycles = if ms > 0 {
+            (ms - jiff::Timestamp::MAX.as_millisecond()).div_euclid(CYCLE) + 1
+        } else {
+            -((jiff::Timestamp::MIN.as_millisecond() - ms).div_euclid(CYCLE) + 1)
+        };
+        let offset = jiff::Timestamp::from_millisecond(ms - cycles * CYCLE)
+            .map(|ts| ts.to_zoned(self.zone.clone()).offset().seconds())
+            .unwrap_or_default();
+        let local = ms + i64::from(offset) * 1000;
+        let (days, in_day) = (local.div_euclid(86_400_000), local.rem_euclid(86_400_000));
+        // Rata Die 719,163 is 1970-01-01.
+        let date = Date::from_rata_die(RataDie::new(719_163 + days), Iso);
+        let time = Time::try_new(
+            (in_day / 3_600_000) as u8,
+            (in_day / 60_000 % 60) as u8,
+            (in_day / 1000 % 60) as u8,
+            (in_day % 1000 * 1_000_000) as u32,
+        )
+        .map_err(failure)?;
+        Ok((date, time, offset))
+    }
+
     /// The instant `ms` (milliseconds since the epoch) formatted, as parts.
     fn format_parts(&self, ms: f64) -> rquickjs::Result<Vec<(&'static str, String)>> {
-        let ts = jiff::Timestamp::from_millisecond(ms as i64).map_err(failure)?;
-        let local = ts.to_zoned(self.zone.clone());
-        let offset = local.offset().seconds();
-        let date = Date::try_new_iso(
-            i32::from(local.year()),
-            local.month() as u8,
-            local.day() as u8,
-        )
-        .map_err(failure)?;
-        let time = Time::try_new(
-            local.hour() as u8,
-            local.minute() as u8,
-            local.second() as u8,
-            local.subsec_nanosecond() as u32,
-        )
-        .map_err(failure)?;
-        let zone = self
-            .icu_zone
+        let (date, time, offset) = self.local(ms)?;
+        // Beyond jiff's years the zone is named by its offset (`GMT-4`), as on the reference.
+        let named = if jiff::Timestamp::from_millisecond(ms as i64).is_ok() {
+            self.icu_zone
+        } else {
+            TimeZone::UNKNOWN
+        };
+        let zone = named
             .with_offset(UtcOffset::try_from_seconds(offset).ok())
-            .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(ts.as_second()));
+            .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(
+                (ms / 1000.0).floor() as i64
+            ));
         if let Some(only) = &self.day_period {
             return Ok(vec![("dayPeriod", only.format(&time))]);
         }

@@ -12,6 +12,7 @@ mod datetime;
 mod duration;
 mod number;
 mod parts;
+mod pattern;
 mod region;
 mod text;
 mod units;
@@ -214,8 +215,84 @@ fn canonicalize(tag: String) -> Option<String> {
     {
         keywords.set(ca, calendar.into());
     }
+    for (key, alias, canonical) in KEYWORD_ALIASES {
+        if let Ok(k) = icu::locale::extensions::unicode::Key::try_from_str(key)
+            && keywords.get(&k).is_some_and(|v| v.to_string() == *alias)
+            && let Ok(v) = icu::locale::extensions::unicode::Value::try_from_str(canonical)
+        {
+            keywords.set(k, v);
+        }
+        let fields = &mut locale.extensions.transform.fields;
+        if let Ok(k) = icu::locale::extensions::transform::Key::try_from_str(key)
+            && fields.get(&k).is_some_and(|v| v.to_string() == *alias)
+            && let Ok(v) = icu::locale::extensions::transform::Value::try_from_str(canonical)
+        {
+            fields.set(k, v);
+        }
+    }
     Some(locale.to_string())
 }
+
+/// The aliases of `-u-` and `-t-` keyword values in CLDR's bcp47 data (`cldr-bcp47` 48:
+/// each type's `_alias` that is a single value subtag, and `_preferred` for the deprecated
+/// time zones), which ICU4X's canonicalizer does not apply: (key, alias, canonical value).
+const KEYWORD_ALIASES: &[(&str, &str, &str)] = &[
+    ("ks", "primary", "level1"),
+    ("ks", "tertiary", "level3"),
+    ("ms", "imperial", "uksystem"),
+    ("m0", "names", "prprname"),
+    ("d0", "name", "charname"),
+    ("tz", "aqams", "aqmcm"),
+    ("tz", "aukns", "auhba"),
+    ("tz", "cet", "bebru"),
+    ("tz", "met", "bebru"),
+    ("tz", "caffs", "cawnp"),
+    ("tz", "camtr", "cator"),
+    ("tz", "canpg", "cator"),
+    ("tz", "capnt", "caiql"),
+    ("tz", "cathu", "cator"),
+    ("tz", "cayzf", "caedm"),
+    ("tz", "cnckg", "cnsha"),
+    ("tz", "cnhrb", "cnsha"),
+    ("tz", "cnkhg", "cnurc"),
+    ("tz", "prc", "cnsha"),
+    ("tz", "cst6cdt", "uschi"),
+    ("tz", "cuba", "cuhav"),
+    ("tz", "egypt", "egcai"),
+    ("tz", "est5edt", "usnyc"),
+    ("tz", "gaza", "gazastrp"),
+    ("tz", "gmt0", "gmt"),
+    ("tz", "eet", "grath"),
+    ("tz", "hongkong", "hkhkg"),
+    ("tz", "eire", "iedub"),
+    ("tz", "iran", "irthr"),
+    ("tz", "iceland", "isrey"),
+    ("tz", "israel", "jeruslm"),
+    ("tz", "jamaica", "jmkin"),
+    ("tz", "japan", "jptyo"),
+    ("tz", "rok", "krsel"),
+    ("tz", "libya", "lytip"),
+    ("tz", "mncoq", "mnuln"),
+    ("tz", "mst7mdt", "usden"),
+    ("tz", "mxstis", "mxtij"),
+    ("tz", "est", "papty"),
+    ("tz", "poland", "plwaw"),
+    ("tz", "pst8pdt", "uslax"),
+    ("tz", "portugal", "ptlis"),
+    ("tz", "wet", "ptlis"),
+    ("tz", "turkey", "trist"),
+    ("tz", "roc", "twtpe"),
+    ("tz", "uaozh", "uaiev"),
+    ("tz", "uauzh", "uaiev"),
+    ("tz", "umjon", "ushnl"),
+    ("tz", "factory", "unk"),
+    ("tz", "navajo", "usden"),
+    ("tz", "hst", "ushnl"),
+    ("tz", "usnavajo", "usden"),
+    ("tz", "mst", "usphx"),
+    ("tz", "uct", "utc"),
+    ("tz", "zulu", "utc"),
+];
 
 /// The languages workerd's ICU data has (measured on the reference: `supportedLocalesOf`
 /// over CLDR's languages answers these and no others); a locale in any other language falls
@@ -319,9 +396,21 @@ fn available(tag: &str, any_language: bool) -> Option<String> {
 fn expand(tag: &str, maximize: bool) -> Option<String> {
     let mut locale = Locale::try_from_str(tag).ok()?;
     let expander = LocaleExpander::new_extended();
+    // CLDR's likely subtags give `und` the language `en` (since CLDR 44: `und` becomes
+    // `en-Latn-US`, `und-AQ` `en-Latn-AQ`); ICU4X's expander leaves the language `und`.
+    let full = |id: &mut LanguageIdentifier| {
+        expander.maximize(id);
+        if id.language.is_unknown() {
+            id.language = icu::locale::subtags::language!("en");
+            expander.maximize(id);
+        }
+    };
     if maximize {
-        expander.maximize(&mut locale.id);
+        full(&mut locale.id);
     } else {
+        if locale.id.language.is_unknown() {
+            full(&mut locale.id);
+        }
         expander.minimize(&mut locale.id);
     }
     Some(locale.to_string())

@@ -13,15 +13,15 @@ use icu::decimal::options::{
 };
 use icu::decimal::{CompactDecimalFormatter, DecimalFormatter};
 use icu::locale::Locale;
-use icu_experimental::dimension::currency::CurrencyType;
-use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
-use icu_experimental::dimension::currency::options::{CurrencyFormatterOptions, CurrencyUsage};
-use icu_experimental::dimension::percent::formatter::PercentFormatter;
+use icu::plurals::PluralRules;
 use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object, Value};
 use writeable::Part;
 
 use super::parts::{Nesting, Parts};
+use super::pattern::{Pattern, Shown, SignText, Symbol};
+use super::text::{category_name, plural_locale};
+use super::units;
 
 /// How a number is rounded: which of the digit options rule (ECMA-402's rounding type).
 #[derive(Clone, Copy)]
@@ -48,8 +48,49 @@ struct Digits {
 
 enum Style {
     Decimal(DecimalFormatter),
-    Percent(PercentFormatter<DecimalFormatter>),
-    Currency(Box<CurrencyFormatter<DecimalFormatter>>),
+    /// The percent or currency pattern of the reference's CLDR around the number.
+    Affixed(Box<Affixed>),
+}
+
+/// A percent or currency style: the locale's pattern and the symbol in its placeholder.
+struct Affixed {
+    pattern: Pattern,
+    /// `%` or `¤`.
+    placeholder: char,
+    /// The percent sign, or the currency's symbol, narrow symbol or code.
+    symbol: String,
+    /// The symbol's part type (`percentSign`, `currency`).
+    kind: &'static str,
+    /// For `currencyDisplay: "name"`, the currency's names by plural.
+    names: Option<Names>,
+    /// A currency amount's own group and decimal separators where the locale has them
+    /// (`de-AT`'s `.`), and whether the pattern's grouping applies (currency patterns).
+    money: Option<(Option<&'static str>, Option<&'static str>)>,
+}
+
+/// What a currency's name takes: the plural of the number, and the locale's names
+/// and `{0} {1}` patterns by plural.
+struct Names {
+    rules: PluralRules,
+    tag: String,
+    /// `$<CODE>`, the table's key for the currency.
+    unit: String,
+    system: &'static str,
+}
+
+/// The numbering system a formatter's digits are in, by its zero (the table's patterns are
+/// by numbering system; a system it lacks takes the Latin one's).
+fn numbering_system(zero: &str) -> &'static str {
+    match zero.chars().next() {
+        Some('\u{660}') => "arab",
+        Some('\u{6f0}') => "arabext",
+        Some('\u{966}') => "deva",
+        Some('\u{9e6}') => "beng",
+        Some('\u{1040}') => "mymr",
+        Some('\u{f20}') => "tibt",
+        Some('\u{17e0}') => "khmr",
+        _ => "latn",
+    }
 }
 
 enum Notation {
@@ -81,7 +122,14 @@ pub(crate) struct NumberFormatter {
     exponent: &'static str,
     /// The locale's minus sign, with the direction marks before it (`\u{200e}−`).
     #[qjs(skip_trace)]
-    minus: (String, String),
+    minus: SignText,
+    /// The locale's plus sign, likewise.
+    #[qjs(skip_trace)]
+    plus: SignText,
+    /// The digits of a numbering system ICU4X's data lacks (`-u-nu-ahom`), from CLDR's
+    /// numbering systems: ICU4X's digits (from its zero) are written in these instead.
+    #[qjs(skip_trace)]
+    digits_of: Option<(char, Vec<char>)>,
     /// Whether a percent is the number times 100 (style `percent`) or the number itself
     /// (the unit `percent` in a short or narrow width, which V8 formats with the locale's
     /// percent pattern).
@@ -204,36 +252,66 @@ impl NumberFormatter {
         let mut options = DecimalFormatterOptions::default();
         options.grouping_strategy = Some(grouping);
         let decimal = || DecimalFormatter::try_new((&locale).into(), options).map_err(data_error);
+        let plain = decimal()?;
+        let zero = Parts::of(&plain.format(&Decimal::from(0))).text;
+        let system = numbering_system(&zero);
+        let tag = locale.to_string();
         let style = match text(o, "style")?.as_str() {
-            "percent" => Style::Percent(
-                PercentFormatter::try_new_with_decimal_formatter(
-                    (&locale).into(),
-                    decimal()?,
-                    Default::default(),
-                )
-                .map_err(data_error)?,
-            ),
-            "currency" => {
-                let code = text(o, "currency")?;
-                let currency = CurrencyType::try_from_str(&code.to_ascii_lowercase())
-                    .map_err(|_| data_error(format!("{code} is not a currency code")))?;
-                let usage = if text(o, "currencySign")? == "accounting" {
-                    CurrencyUsage::Accounting
-                } else {
-                    CurrencyUsage::Standard
+            "percent" => {
+                let data = |field: &str| {
+                    units::entry(&tag, "%", 'l', &format!("{system}:{field}"))
+                        .or_else(|| units::entry(&tag, "%", 'l', &format!("latn:{field}")))
                 };
-                let opts = CurrencyFormatterOptions::from(usage);
-                let prefs = (&locale).into();
-                let f = match text(o, "currencyDisplay")?.as_str() {
-                    "narrowSymbol" => {
-                        CurrencyFormatter::try_new_symbol_narrow(prefs, currency, opts)
+                Style::Affixed(Box::new(Affixed {
+                    pattern: Pattern::parse(data("standard").unwrap_or("#,##0%")),
+                    placeholder: '%',
+                    symbol: data("sign").unwrap_or("%").to_string(),
+                    kind: "percentSign",
+                    names: None,
+                    money: None,
+                }))
+            }
+            "currency" => {
+                let code = text(o, "currency")?.to_ascii_uppercase();
+                let unit = format!("${code}");
+                let field = if text(o, "currencySign")? == "accounting" {
+                    "accounting"
+                } else {
+                    "standard"
+                };
+                let pattern = units::entry(&tag, "¤", 'l', &format!("{system}:{field}"))
+                    .or_else(|| units::entry(&tag, "¤", 'l', &format!("latn:{field}")))
+                    .unwrap_or("¤#,##0.00");
+                let symbol = units::entry(&tag, &unit, 's', "symbol");
+                let (symbol, names) = match text(o, "currencyDisplay")?.as_str() {
+                    "narrowSymbol" => (units::entry(&tag, &unit, 'n', "symbol").or(symbol), None),
+                    "code" => (None, None),
+                    "name" => {
+                        let rules = PluralRules::try_new_cardinal((&plural_locale(&tag)).into())
+                            .map_err(data_error)?;
+                        (
+                            None,
+                            Some(Names {
+                                rules,
+                                tag: tag.clone(),
+                                unit,
+                                system,
+                            }),
+                        )
                     }
-                    "code" => CurrencyFormatter::try_new_code(prefs, currency, opts),
-                    "name" => CurrencyFormatter::try_new_name(prefs, currency),
-                    _ => CurrencyFormatter::try_new_symbol(prefs, currency, opts),
-                }
-                .map_err(data_error)?;
-                Style::Currency(Box::new(f))
+                    _ => (symbol, None),
+                };
+                Style::Affixed(Box::new(Affixed {
+                    pattern: Pattern::parse(pattern),
+                    placeholder: '¤',
+                    symbol: symbol.unwrap_or(&code).to_string(),
+                    kind: "currency",
+                    names,
+                    money: Some((
+                        units::entry(&tag, "¤", 'l', &format!("{system}:group")),
+                        units::entry(&tag, "¤", 'l', &format!("{system}:decimal")),
+                    )),
+                }))
             }
             _ => Style::Decimal(decimal()?),
         };
@@ -262,8 +340,6 @@ impl NumberFormatter {
             "negative" => SignDisplay::Negative,
             _ => SignDisplay::Auto,
         };
-        let plain = decimal()?;
-        let zero = Parts::of(&plain.format(&Decimal::from(0))).text;
         let arabic_digits = zero.chars().any(|c| matches!(c, '\u{660}' | '\u{6f0}'));
         let minus_one = Parts::of(&plain.format(&Decimal::from(-1)));
         let minus = minus_one
@@ -275,7 +351,32 @@ impl NumberFormatter {
                 (m[..m.len() - sign.len()].to_string(), sign.to_string())
             })
             .unwrap_or_else(|| (String::new(), "-".to_string()));
+        let mut one = Decimal::from(1);
+        one.apply_sign_display(SignDisplay::Always);
+        let plus = Parts::of(&plain.format(&one))
+            .pieces(Nesting::Inner)
+            .into_iter()
+            .find(|(k, _)| *k == "plusSign")
+            .map(|(_, m)| {
+                let sign = m.trim_start_matches(['\u{200e}', '\u{200f}', '\u{61c}']);
+                (m[..m.len() - sign.len()].to_string(), sign.to_string())
+            })
+            .unwrap_or_else(|| (String::new(), "+".to_string()));
+        let nu = icu::locale::extensions::unicode::key!("nu");
+        let digits_of = locale
+            .extensions
+            .unicode
+            .keywords
+            .get(&nu)
+            .and_then(|system| units::entry("und", "nu", 'l', &system.to_string()))
+            .map(|digits| digits.chars().collect::<Vec<char>>())
+            .filter(|digits| digits.len() == 10)
+            .and_then(|digits| {
+                let own = zero.chars().next()?;
+                (own != digits[0]).then_some((own, digits))
+            });
         Ok(NumberFormatter {
+            digits_of,
             style,
             notation,
             plain,
@@ -284,6 +385,7 @@ impl NumberFormatter {
             nan: nan_symbol(&locale),
             exponent: exponent_symbol(&locale, arabic_digits),
             minus,
+            plus,
             scaled: o.get::<_, Option<bool>>("scaled")?.unwrap_or(true),
         })
     }
@@ -367,24 +469,99 @@ impl NumberFormatter {
     }
 
     /// The rounded decimal in the style's pattern, with the sign display applied.
-    fn styled(&self, mut value: Decimal) -> Parts {
+    fn styled(&self, value: Decimal) -> Parts {
+        self.styled_as(value, None)
+    }
+
+    /// The rounded decimal in the style's pattern; with `special` (NaN or an infinity: its
+    /// part type and text), that text stands for the digits inside a percent or currency
+    /// pattern, so CLDR's currency spacing sees no digit next to the symbol (`USDNaN`).
+    fn styled_as(&self, mut value: Decimal, special: Option<(&'static str, &str)>) -> Parts {
         value.apply_sign_display(self.sign);
+        let shown = match value.sign {
+            Sign::Negative => Shown::Minus,
+            Sign::Positive => Shown::Plus,
+            Sign::None => Shown::Nothing,
+        };
+        let mut magnitude = value.clone();
+        magnitude.sign = Sign::None;
+        let mut digits = Parts::of(&self.plain.format(&magnitude));
+        if let (Some((kind, text)), Style::Affixed(_)) = (special, &self.style) {
+            digits = Parts::default();
+            digits.push_part(text, part(kind));
+        }
         let parts = match &self.style {
             Style::Decimal(f) => Parts::of(&f.format(&value)),
-            Style::Percent(f) => Parts::of(&f.format(&value)),
-            Style::Currency(f) => Parts::of(&f.format_fixed_decimal(&value)),
+            Style::Affixed(a) => return self.affixed(a, shown, &magnitude, &digits),
         };
-        let mut magnitude = value;
-        magnitude.sign = Sign::None;
-        let digits = Parts::of(&self.plain.format(&magnitude));
         Parts::annotated(parts, &digits, self.affix_kind())
+    }
+
+    /// A number in a percent or currency pattern; a currency's name in the locale's
+    /// `{0} {1}` for the number's plural, the number signed as a plain decimal.
+    fn affixed(&self, a: &Affixed, shown: Shown, magnitude: &Decimal, digits: &Parts) -> Parts {
+        let Some(names) = &a.names else {
+            let regrouped;
+            let digits = match a.money {
+                Some((group, decimal)) => {
+                    regrouped = a.pattern.regroup(digits, group, decimal);
+                    &regrouped
+                }
+                None => digits,
+            };
+            let symbol = Symbol {
+                placeholder: a.placeholder,
+                text: &a.symbol,
+                kind: a.kind,
+            };
+            return a
+                .pattern
+                .write(shown, digits, &symbol, &self.minus, &self.plus);
+        };
+        let plural = category_name(names.rules.category_for(magnitude));
+        let entry = |unit: &str, field: &str| units::entry(&names.tag, unit, 'l', field);
+        let name = entry(&names.unit, plural)
+            .or_else(|| entry(&names.unit, "other"))
+            .or_else(|| entry(&names.unit, "name"))
+            .unwrap_or(&a.symbol);
+        let pattern = [names.system, "latn"]
+            .iter()
+            .find_map(|s| {
+                entry("¤", &format!("{s}:{plural}")).or_else(|| entry("¤", &format!("{s}:other")))
+            })
+            .unwrap_or("{0} {1}");
+        let mut out = Parts::default();
+        let mut rest = pattern;
+        while let Some(at) = rest.find('{') {
+            out.text.push_str(&rest[..at]);
+            let (token, after) = rest[at..].split_at(3.min(rest.len() - at));
+            match token {
+                "{0}" => {
+                    let sign = match shown {
+                        Shown::Minus => Some((&self.minus, "minusSign")),
+                        Shown::Plus => Some((&self.plus, "plusSign")),
+                        Shown::Nothing => None,
+                    };
+                    if let Some(((marks, sign), kind)) = sign {
+                        out.text.push_str(marks);
+                        out.push_part(sign, part(kind));
+                    }
+                    out.push_parts(digits);
+                }
+                "{1}" => out.push_part(name, part("currency")),
+                other => out.text.push_str(other),
+            }
+            rest = after;
+        }
+        out.text.push_str(rest);
+        out
     }
 
     /// What the letters around the number are: the currency's symbol or name, or literal.
     fn affix_kind(&self) -> &'static str {
         match (&self.style, &self.notation) {
             (_, Notation::Compact(_)) => "compact",
-            (Style::Currency(_), _) => "currency",
+            (Style::Affixed(a), _) if a.placeholder == '¤' => "currency",
             _ => "literal",
         }
     }
@@ -401,6 +578,11 @@ impl NumberFormatter {
         let mut stand_in = Decimal::from(if kind == "infinity" { 1 } else { 0 });
         if negative {
             stand_in.sign = Sign::Negative;
+        }
+        if matches!(self.style, Style::Affixed(_)) && matches!(self.notation, Notation::Standard) {
+            return self
+                .styled_as(stand_in, Some((kind, symbol)))
+                .pieces(Nesting::Inner);
         }
         let parts = self.styled(stand_in);
         let mut out = Vec::new();
@@ -438,10 +620,24 @@ impl NumberFormatter {
             Decimal::default()
         };
         let mut decimal = decimal;
-        if matches!(self.style, Style::Percent(_)) && self.scaled {
+        if matches!(&self.style, Style::Affixed(a) if a.placeholder == '%') && self.scaled {
             decimal.multiply_pow10(2);
         }
-        self.format_decimal(decimal).pieces(Nesting::Inner)
+        let mut pieces = self.format_decimal(decimal).pieces(Nesting::Inner);
+        if let Some((zero, digits)) = &self.digits_of {
+            for (kind, text) in pieces.iter_mut() {
+                if matches!(*kind, "integer" | "fraction" | "exponentInteger") {
+                    *text = text
+                        .chars()
+                        .map(|c| {
+                            let d = (c as u32).wrapping_sub(*zero as u32);
+                            digits.get(d as usize).copied().unwrap_or(c)
+                        })
+                        .collect();
+                }
+            }
+        }
+        pieces
     }
 }
 

@@ -164,6 +164,14 @@ impl Parts {
         }
     }
 
+    /// Appends other parts (text and spans) after these.
+    pub fn push_parts(&mut self, other: &Parts) {
+        let base = self.text.len();
+        self.text.push_str(&other.text);
+        self.spans
+            .extend(other.spans.iter().map(|(s, e, p)| (s + base, e + base, *p)));
+    }
+
     /// Appends text marked as one part.
     pub fn push_part(&mut self, s: &str, part: Part) {
         let start = self.text.len();
@@ -290,6 +298,8 @@ fn kind_of(p: &Part) -> &'static str {
         (_, "percentSign") => "percentSign",
         (_, "currency") => "currency",
         (_, "compact") => "compact",
+        (_, "nan") => "nan",
+        (_, "infinity") => "infinity",
         (_, "unit") => "unit",
         (_, "exponentSeparator") => "exponentSeparator",
         (_, "exponentInteger") => "exponentInteger",

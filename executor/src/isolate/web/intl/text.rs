@@ -4,8 +4,11 @@
 
 use std::cmp::Ordering;
 
+use fixed_decimal::CompactDecimal;
 use icu::collator::options::{AlternateHandling, CaseLevel, CollatorOptions, Strength};
 use icu::collator::{Collator, CollatorBorrowed};
+use icu::decimal::CompactDecimalFormatter;
+use icu::decimal::options::CompactDecimalFormatterOptions;
 use icu::list::ListFormatter;
 use icu::list::options::{ListFormatterOptions, ListLength};
 use icu::locale::{LanguageIdentifier, Locale};
@@ -45,6 +48,9 @@ pub(crate) fn plural_locale(tag: &str) -> Locale {
 pub(crate) struct PluralSelector {
     #[qjs(skip_trace)]
     rules: PluralRules,
+    /// The tag, for compact notation's exponent (the locale's compact patterns decide it).
+    #[qjs(skip_trace)]
+    tag: String,
 }
 
 pub(crate) fn category_name(c: PluralCategory) -> &'static str {
@@ -70,7 +76,10 @@ impl PluralSelector {
             PluralRulesOptions::default().with_type(kind),
         )
         .map_err(failure)?;
-        Ok(PluralSelector { rules })
+        Ok(PluralSelector {
+            rules,
+            tag: tag.to_string(),
+        })
     }
 }
 
@@ -86,6 +95,27 @@ impl PluralSelector {
         // selects 1e21 as an integer part of 0 (`fr`: "one", `it`: "other").
         if !d.absolute.is_zero() && d.absolute.nonzero_magnitude_start() >= 18 {
             d.absolute.set_max_position(18);
+        }
+        // Compact notation selects on the number as shown, its compact exponent an operand
+        // of its own (`fr`: 1.5 M is `many`, as 1.5c6).
+        if o.get::<_, Option<String>>("notation")?.as_deref() == Some("compact")
+            && !d.absolute.is_zero()
+        {
+            let prefs = (&locale(&self.tag)).into();
+            let options = CompactDecimalFormatterOptions::default();
+            let long = o.get::<_, Option<String>>("compactDisplay")?.as_deref() == Some("long");
+            let f = if long {
+                CompactDecimalFormatter::try_new_long(prefs, options)
+            } else {
+                CompactDecimalFormatter::try_new_short(prefs, options)
+            }
+            .map_err(failure)?;
+            let exponent = f.compact_exponent_for_magnitude(d.absolute.nonzero_magnitude_start());
+            if exponent > 0 {
+                d.multiply_pow10(-i16::from(exponent));
+                let compact = CompactDecimal::from_significand_and_exponent(d, exponent);
+                return Ok(category_name(self.rules.category_for(&compact)));
+            }
         }
         Ok(category_name(self.rules.category_for(&d)))
     }
@@ -347,6 +377,16 @@ pub(crate) fn display_name(tag: &str, kind: &str, style: &str, code: &str) -> Op
             }
             let f = LocaleDisplayNamesFormatter::try_new_unstable(provider, prefs, options).ok()?;
             Some(f.of(&loc).into_owned())
+        }
+        "currency" => {
+            // CLDR's currency name from the reference's release, in every style (measured on
+            // the reference: `short` and `narrow` name the currency as `long` does).
+            let tag = super::naming_locale(tag).to_string();
+            super::units::entry(&tag, &format!("${code}"), 'l', "name").map(str::to_string)
+        }
+        "calendar" => {
+            let tag = super::naming_locale(tag).to_string();
+            super::units::entry(&tag, "ca", 'l', code).map(str::to_string)
         }
         _ => None,
     }

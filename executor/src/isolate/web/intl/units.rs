@@ -8,6 +8,9 @@
 //! give the command and the input versions). The table is inflated the first time a unit is
 //! formatted; preparing a sandbox never touches it. Plural categories come from ICU4X.
 //!
+//! The same table holds CLDR's currency and percent patterns and the currencies' symbols and
+//! names, read through [`entry`] by the number formatter.
+//!
 //! An `X-per-Y` unit is composed as ICU's long-name handler does: a unit CLDR names on its
 //! own (`kilometer-per-hour`) keeps its own patterns; otherwise the numerator's pattern for
 //! the number's plural goes into the denominator's per-unit pattern (`{0}/h`), or, lacking
@@ -213,6 +216,13 @@ pub(crate) fn range_pattern(tag: &str, system: &str) -> String {
         .to_string()
 }
 
+/// An entry of the table for `tag`'s CLDR locale or its nearest ancestor that has it: the
+/// number patterns (`¤`, `%`, `ns`) and currency names (`$<CODE>`) the generator's doc lists.
+pub(crate) fn entry(tag: &str, unit: &str, width: char, field: &str) -> Option<&'static str> {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    lookup(cldr_locale(&locale.id), unit, width, field)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +244,25 @@ mod tests {
         assert_eq!(words("ko-KR", "kilogram", "long", "10"), ["", "킬로그램"]);
         // Serbian in Latin script takes Serbian's plural rules.
         assert_eq!(words("sr-Latn-RS", "minute", "long", "1"), ["", " minut"]);
+    }
+
+    #[test]
+    fn currencies_percent_and_day_periods_are_cldr_48s() {
+        assert_eq!(entry("it-IT", "$USD", 's', "symbol"), Some("USD"));
+        assert_eq!(entry("en-US", "$AUD", 's', "symbol"), Some("A$"));
+        assert_eq!(
+            entry("en-IN", "¤", 'l', "latn:standard"),
+            Some("¤#,##,##0.00")
+        );
+        assert_eq!(entry("de-AT", "¤", 'l', "latn:group"), Some("."));
+        assert_eq!(entry("fa", "%", 'l', "arabext:sign"), Some("٪"));
+        assert_eq!(entry("en-GB", "dp", 'r', "noon"), Some("@720"));
+        assert_eq!(entry("en", "dp", 'l', "night1"), Some("at night"));
+        assert_eq!(entry("ja", "nu", 'l', "ahom"), Some("𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹"));
+        assert_eq!(
+            entry("en", "ca", 'l', "gregory"),
+            Some("Gregorian Calendar")
+        );
     }
 
     #[test]
