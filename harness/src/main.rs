@@ -230,6 +230,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => return commands::serve::run(args),
         command => Cli { command, ..cli },
     };
+    codemode_compat::usage::bound_malloc_arenas();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

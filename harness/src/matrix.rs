@@ -624,7 +624,7 @@ pub async fn reference_cell_whole(
     let started = Instant::now();
     let mut cell = match side.run(case, &case.code).await {
         Ok(outcome) => {
-            let whole = Whole::of(&outcome);
+            let whole = Whole::compared_once(&outcome);
             Cell::judge_whole(case, &outcome, whole, Some(ours), OURS, &side.column.name)
         }
         Err(message) => Cell::error(message),

@@ -138,9 +138,7 @@ pub const DEFLATED_FROM: usize = 64 * 1024;
 impl Whole {
     /// The outcome as text and reduced.
     pub fn of(outcome: &Value) -> Whole {
-        let text = serde_json::to_string(outcome).expect("outcomes always serialize");
-        let digest = fnv1a64(text.as_bytes());
-        let stored = Stored::from_digest(outcome, digest, text.len());
+        let (text, stored) = Whole::text_and_stored(outcome);
         let text = if text.len() < DEFLATED_FROM {
             Held::Plain(text.into_boxed_str())
         } else {
@@ -160,6 +158,24 @@ impl Whole {
             )
         };
         Whole { text, stored }
+    }
+
+    /// An outcome compared once with ours and then reduced (another column's): its text is
+    /// kept plain whatever its size, since deflating it would cost more than the comparison,
+    /// which reads ours inflated as it goes.
+    pub fn compared_once(outcome: &Value) -> Whole {
+        let (text, stored) = Whole::text_and_stored(outcome);
+        Whole {
+            text: Held::Plain(text.into_boxed_str()),
+            stored,
+        }
+    }
+
+    fn text_and_stored(outcome: &Value) -> (String, Stored) {
+        let text = serde_json::to_string(outcome).expect("outcomes always serialize");
+        let digest = fnv1a64(text.as_bytes());
+        let stored = Stored::from_digest(outcome, digest, text.len());
+        (text, stored)
     }
 
     /// Just the reduced form, when nothing will be compared with the outcome.
@@ -187,9 +203,44 @@ impl Whole {
     }
 
     /// Whether `other` (whose text is `other_whole`) is the same outcome, compared whole: the
-    /// same text, or, when the texts differ, equal values.
+    /// same text (byte for byte, a deflated text inflated as it is read), or, when the texts
+    /// differ, equal values.
     pub fn same(&self, other_whole: &Whole, other: &Value) -> bool {
-        self.text == other_whole.text || self.value() == *other
+        self.text.same_text(&other_whole.text) || self.value() == *other
+    }
+}
+
+impl Held {
+    /// Whether the two hold the same text.
+    fn same_text(&self, other: &Held) -> bool {
+        match (self, other) {
+            (Held::Plain(a), Held::Plain(b)) => a == b,
+            (Held::Deflated(a), Held::Deflated(b)) => a == b,
+            (Held::Deflated(deflated), Held::Plain(plain))
+            | (Held::Plain(plain), Held::Deflated(deflated)) => {
+                inflates_to(deflated, plain.as_bytes())
+            }
+        }
+    }
+}
+
+/// Whether `deflated` inflates to exactly `text`, read a block at a time.
+fn inflates_to(deflated: &[u8], text: &[u8]) -> bool {
+    use std::io::Read;
+    let mut decoder = flate2::read::ZlibDecoder::new(deflated);
+    let mut block = vec![0u8; 64 * 1024];
+    let mut at = 0;
+    loop {
+        match decoder.read(&mut block) {
+            Ok(0) => return at == text.len(),
+            Ok(n) => {
+                if text.get(at..at + n) != Some(&block[..n]) {
+                    return false;
+                }
+                at += n;
+            }
+            Err(_) => return false,
+        }
     }
 }
 
@@ -408,6 +459,27 @@ mod tests {
         let small = serde_json::json!({"result": 1, "logs": [], "calls": []});
         assert_eq!(Whole::of(&small).held_bytes(), small.to_string().len());
         assert_eq!(Whole::of(&small).value(), small);
+
+        // Another column's outcome, compared once, stays plain and compares the same way.
+        let (once_a, once_b) = (Whole::compared_once(&a), Whole::compared_once(&b));
+        assert_eq!(once_a.held_bytes(), text, "kept plain");
+        assert_eq!(once_a.stored, whole_a.stored);
+        assert!(whole_a.same(&once_a, &a));
+        assert!(once_a.same(&whole_a, &a));
+        assert!(
+            !whole_a.same(&once_b, &b),
+            "one letter differs at the very end"
+        );
+        let mut shorter = a.clone();
+        shorter["logs"].as_array_mut().unwrap().pop();
+        assert!(
+            !whole_a.same(&Whole::compared_once(&shorter), &shorter),
+            "ours' text goes on past the other's"
+        );
+        assert!(
+            !inflates_to(b"not zlib", b"x"),
+            "a broken stream is no match"
+        );
     }
 
     fn flood(lines: usize, line: &str) -> Value {

@@ -1,5 +1,5 @@
-//! How many reference columns may run at once: each `wrangler dev` (node wrapper, node CLI,
-//! esbuild and two workerd) takes about 450 MB once it has served a few cases (measured with
+//! How many reference columns may run at once: each `wrangler dev` (node, its esbuild service
+//! and two workerd) takes about 450 MB once it has served a few cases (measured with
 //! four at once: `MemAvailable` fell by 380 to 450 MB per process), so the number that fit is
 //! what the machine has available, less a reserve for ours and the rest, divided by that.
 

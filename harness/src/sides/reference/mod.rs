@@ -4,6 +4,7 @@
 
 pub mod bisect;
 mod budget;
+mod bundle;
 mod columns;
 mod deployed;
 pub mod releases;
@@ -497,6 +498,17 @@ async fn answers(
             .is_ok_and(|health| health.get("column").and_then(Value::as_str) == expected)
 }
 
+/// Where the bundled worker of the column persisting to `persist` is kept: `bundles/<column>`
+/// beside the persist directories.
+fn bundle_dir(persist: &Path) -> PathBuf {
+    let column = persist.file_name().unwrap_or_default();
+    persist
+        .parent()
+        .unwrap_or(persist)
+        .join("bundles")
+        .join(column)
+}
+
 /// Starts a column's `wrangler dev` and waits until it answers `/health` naming the column;
 /// a start that loses one of its ports to another process is retried on other ports.
 async fn launch(
@@ -507,18 +519,28 @@ async fn launch(
     expected: Option<&str>,
     crashes: &Arc<AtomicU64>,
 ) -> Result<Worker, String> {
+    let script = {
+        let toolchain = toolchain.clone();
+        let config = column.config.clone();
+        let dir = bundle_dir(persist);
+        tokio::task::spawn_blocking(move || bundle::ensure(&toolchain, &config, &dir))
+            .await
+            .map_err(|e| format!("bundling the worker stopped: {e}"))??
+    };
     let mut attempts = 0;
     'start: loop {
         attempts += 1;
         let Wrangler {
             process: mut wrangler,
             port,
-        } = Wrangler::start(toolchain, &column.config, persist, crashes.clone()).map_err(|e| {
-            format!(
-                "could not start wrangler dev with {}: {e}",
-                toolchain.node.display()
-            )
-        })?;
+        } = Wrangler::start(toolchain, &column.config, &script, persist, crashes.clone()).map_err(
+            |e| {
+                format!(
+                    "could not start wrangler dev with {}: {e}",
+                    toolchain.node.display()
+                )
+            },
+        )?;
         let base = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
         loop {

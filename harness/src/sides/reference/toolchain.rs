@@ -29,6 +29,19 @@ impl Toolchain {
         self.worker_dir.join("node_modules")
     }
 
+    /// wrangler's command-line program (`wrangler-dist/cli.js` beside [`Toolchain::wrangler`]):
+    /// `bin/wrangler.js` only checks Node's version and starts it in a second node process
+    /// with `--no-warnings`, which the harness passes itself. `bin/wrangler.js` when the
+    /// installed wrangler is laid out otherwise.
+    pub fn wrangler_cli(&self) -> PathBuf {
+        self.wrangler
+            .parent()
+            .and_then(Path::parent)
+            .map(|package| package.join("wrangler-dist/cli.js"))
+            .filter(|cli| cli.is_file())
+            .unwrap_or_else(|| self.wrangler.clone())
+    }
+
     /// The `version` field of an installed package's `package.json`.
     pub fn package_version(&self, package: &str) -> Option<String> {
         let text =

@@ -1,5 +1,14 @@
 //! One `wrangler dev` process for a column, on free loopback ports, supervised like every
 //! process the harness starts ([`crate::sides::process`]).
+//!
+//! It serves the column's worker as wrangler bundled it once ([`super::bundle`]), with
+//! `--no-bundle`, so a start neither bundles nor watches the sources. wrangler's
+//! command-line program runs in the one node process ([`Toolchain::wrangler_cli`]). It logs
+//! warnings and errors only: at its default level every request's line goes from workerd
+//! to node and on to the harness, which reads nothing in it; the line saying workerd crashed
+//! is a warning. It writes no debug log file (`WRANGLER_WRITE_LOGS=false`): by default
+//! wrangler appends every message between workerd's inspector and itself to a file in the
+//! user's home.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -20,12 +29,14 @@ pub struct Wrangler {
 }
 
 impl Wrangler {
-    /// Starts `wrangler dev` for one config on free loopback ports, with its own persist
-    /// directory, in a new process group. `crashes` counts the times wrangler reports that
-    /// its workerd crashed (wrangler then starts a new one by itself).
+    /// Starts `wrangler dev` for one config serving the bundled `script` on free loopback
+    /// ports, with its own persist directory, in a new process group. `crashes` counts the
+    /// times wrangler reports that its workerd crashed (wrangler then starts a new one by
+    /// itself).
     pub fn start(
         toolchain: &Toolchain,
         config: &Path,
+        script: &Path,
         persist: &Path,
         crashes: Arc<AtomicU64>,
     ) -> std::io::Result<Wrangler> {
@@ -33,8 +44,12 @@ impl Wrangler {
         let inspector = free_port()?;
         let mut command = Command::new(&toolchain.node);
         command
-            .arg(&toolchain.wrangler)
+            .arg("--no-warnings")
+            .arg(toolchain.wrangler_cli())
             .arg("dev")
+            .arg(script)
+            .arg("--no-bundle")
+            .args(["--log-level", "warn"])
             .arg("--config")
             .arg(config)
             .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
@@ -45,6 +60,7 @@ impl Wrangler {
             .current_dir(&toolchain.worker_dir)
             .env("CI", "true")
             .env("WRANGLER_SEND_METRICS", "false")
+            .env("WRANGLER_WRITE_LOGS", "false")
             .env("NODE_PATH", toolchain.node_modules());
         Ok(Wrangler {
             process: Supervised::spawn_counting(

@@ -231,7 +231,7 @@ pub async fn remote_cell_whole(case: &Case, side: &RemoteSide, ours: &Whole) -> 
     let started = std::time::Instant::now();
     let mut cell = match side.run(case, &case.code).await {
         Ok(outcome) => {
-            let whole = Whole::of(&outcome);
+            let whole = Whole::compared_once(&outcome);
             Cell::judge_whole(
                 case,
                 &outcome,
