@@ -191,9 +191,9 @@ impl DayPeriodOnly {
         let pattern: DateTimePattern = pattern.parse().map_err(failure)?;
         let am_pm: DateTimePattern = am_pm.parse().map_err(failure)?;
         // Where ICU4X's compiled data has no flexible day periods for the locale (en, fr,
-        // ja… have none there; de and zh-Hant do), `B` falls back to AM/PM, which V8 never
-        // prints for dayPeriod alone: the reference's CLDR periods answer, and a locale with
-        // none there either is refused rather than answered wrong.
+        // ja… have none there; de and zh-Hant do), `B` falls back to AM/PM: the reference's
+        // CLDR periods answer instead, and a language CLDR gives no periods either (ak, sd)
+        // prints AM/PM in the width, as ICU's `B` does on the reference (`ANW`, `anw`).
         let flexible = (0..24u8).any(|h| {
             Time::try_new(h, 0, 0, 0)
                 .is_ok_and(|t| write(&names, &pattern, &t) != write(&names, &am_pm, &t))
@@ -203,9 +203,7 @@ impl DayPeriodOnly {
         }
         let periods = Self::cldr(locale, key);
         if periods.is_empty() {
-            return Err(failure(format!(
-                "dayPeriod without an hour is not supported for locale {locale}: neither ICU4X's compiled data nor CLDR's day period rules have flexible day periods for it"
-            )));
+            return Ok(DayPeriodOnly::Icu4x { names, pattern });
         }
         Ok(DayPeriodOnly::Cldr(periods, true))
     }
