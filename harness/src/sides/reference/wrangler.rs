@@ -45,6 +45,11 @@ impl Wrangler {
         let mut command = Command::new(&toolchain.node);
         command
             .arg("--no-warnings")
+            // Wrangler's node only serves the dev session; a small young generation keeps its
+            // resident memory about 18 MiB lower at the same CPU (measured on one column:
+            // 216 against 234 MiB, 2.2 against 2.1 CPU-s), which keeps the main job's peak
+            // process under 256 MiB.
+            .arg("--max-semi-space-size=2")
             .arg(toolchain.wrangler_cli())
             .arg("dev")
             .arg(script)
