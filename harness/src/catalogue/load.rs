@@ -302,6 +302,20 @@ fn is_matcher(value: &Value) -> bool {
         .is_some_and(|m| m.len() == 1 && m.keys().all(|k| k.starts_with('$')))
 }
 
+/// A piece of a case id made from any text: ASCII letters and digits, lower-cased, and `-`
+/// for anything else, so that a prefix and `/` before it make an id [`valid_id`] accepts.
+pub(crate) fn id_part(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.contains('/')

@@ -88,19 +88,7 @@ pub fn raw(run: &Exploration) -> Value {
 
 /// The id of a disagreement's case: `explore/<shape>-<program number>`.
 pub fn case_id(group: &Group, number: usize) -> String {
-    let slug: String = group
-        .shape
-        .slug()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_lowercase() || c.is_ascii_digit() {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("explore/{slug}-{number}")
+    format!("explore/{}-{number}", group.shape.slug())
 }
 
 /// Appends a shape's heading: its rank (from 0), how many `noun`s it groups and what differs.

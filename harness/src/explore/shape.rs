@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::catalogue::load::id_part;
+
 /// How a shape shows a key one side's outcome does not have.
 pub const ABSENT: &str = "(absent)";
 
@@ -85,8 +87,8 @@ impl Shape {
         (!shape.keys.is_empty()).then_some(shape)
     }
 
-    /// A slug naming the shape in case ids: the differing keys, then the first words of the
-    /// deciding side's text (of our text where the deciding side has none).
+    /// A slug naming the shape in case ids (a [`id_part`]): the differing keys, then the first
+    /// words of the deciding side's text (of our text where the deciding side has none).
     pub fn slug(&self) -> String {
         let mut slug = self.keys.join("-");
         let text = self
@@ -109,7 +111,7 @@ impl Shape {
             slug.push('-');
             slug.push_str(&word);
         }
-        slug
+        id_part(&slug)
     }
 
     /// One line per differing key: `key: deciding side → other side`.

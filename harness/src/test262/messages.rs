@@ -272,18 +272,7 @@ impl MessageReport {
                 "test",
                 &group.shape.describe(&self.deciding, OURS),
             );
-            let slug: String = group
-                .shape
-                .slug()
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        '-'
-                    }
-                })
-                .collect();
+            let slug = group.shape.slug();
             let mut cases = Vec::new();
             for &index in group.indexes.iter().take(CASES_PER_SHAPE) {
                 let test = &tests[index];

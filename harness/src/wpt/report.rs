@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::judge::Verdict;
 use super::suite::Entry;
-use crate::catalogue::load::load_text;
+use crate::catalogue::load::{id_part, load_text};
 use crate::error::{Error, Result};
 
 /// The name of our column.
@@ -133,17 +133,7 @@ pub fn case_id(entry: &Entry) -> String {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("entry");
-    let slug: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("wpt/{slug}-{}", entry.index)
+    format!("wpt/{}-{}", id_part(stem), entry.index)
 }
 
 /// Builds the report. `files` holds each file's entries (in order) and left-out counts;
