@@ -8,6 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::catalogue::Catalogue;
+use crate::stored::fnv1a;
 
 /// Shard `index` of `count` (1-based, as `--shard 1/3`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,16 +62,6 @@ impl FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
-}
-
-/// 64-bit FNV-1a: tiny, and fixed by its definition (unlike `std`'s hashers, which may change).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 #[cfg(test)]

@@ -256,12 +256,18 @@ pub fn digest_of<T: Serialize + ?Sized>(value: &T) -> (String, usize) {
 
 /// `fnv1a64:<hex>` of some bytes.
 pub fn fnv1a64(bytes: &[u8]) -> String {
+    format!("fnv1a64:{:016x}", fnv1a(bytes))
+}
+
+/// 64-bit FNV-1a of some bytes: tiny, and fixed by its definition (unlike `std`'s hashers,
+/// which may change), so what it decides (a digest, a case's shard) is the same everywhere.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hasher = Hasher {
         hash: FNV_OFFSET,
         bytes: 0,
     };
     hasher.feed(bytes);
-    format!("fnv1a64:{:016x}", hasher.hash)
+    hasher.hash
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
