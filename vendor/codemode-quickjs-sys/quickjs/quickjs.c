@@ -1442,7 +1442,7 @@ static JSProperty *add_property(JSContext *ctx,
 static void free_property(JSRuntime *rt, JSProperty *pr, int prop_flags);
 static int JS_ToBigInt64Free(JSContext *ctx, int64_t *pres, JSValue val);
 static JSValue JS_ThrowStackOverflow(JSContext *ctx);
-static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx);
+static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx, const char *op);
 static JSValue js_proxy_getPrototypeOf(JSContext *ctx, JSValueConst obj);
 static int js_proxy_setPrototypeOf(JSContext *ctx, JSValueConst obj,
                                    JSValueConst proto_val, bool throw_flag);
@@ -8830,10 +8830,56 @@ static JSValue JS_ThrowSyntaxErrorAtom(JSContext *ctx, const char *fmt, JSAtom a
    `#<Constructor>`. Nothing here runs program code. */
 #define V8_VALUE_STR_BUF_SIZE 128
 
+static JSValue js_object_toString(JSContext *ctx, JSValueConst this_val,
+                                  int argc, JSValueConst *argv);
+
+static int JS_AutoInitProperty(JSContext *ctx, JSObject *p, JSAtom prop,
+                               JSProperty *pr, JSShapeProperty *prs);
+
+/* V8's GetDataProperty: the value of a data property found along the
+   prototype chain without running program code (an accessor, a proxy or
+   an embedder's lazy property gives undefined; a built-in function the
+   engine has not made yet is made). Not duplicated. */
+static JSValueConst js_v8_data_property(JSContext *ctx, JSObject *p, JSAtom atom)
+{
+    JSShapeProperty *prs;
+    JSProperty *pr;
+
+    for(; p; p = p->shape->proto) {
+        if (p->class_id == JS_CLASS_PROXY)
+            break;
+    retry:
+        prs = find_own_property(&pr, p, atom);
+        if (prs) {
+            if ((prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL)
+                return pr->u.value;
+            if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT &&
+                js_autoinit_get_id(pr) == JS_AUTOINIT_ID_PROP) {
+                if (JS_AutoInitProperty(ctx, p, atom, pr, prs)) {
+                    JS_FreeValue(ctx, JS_GetException(ctx));
+                    break;
+                }
+                goto retry;
+            }
+            break;
+        }
+    }
+    return JS_UNDEFINED;
+}
+
+static void js_v8_string_buf(char *buf, int buf_size, JSValueConst v)
+{
+    JSString *str = JS_VALUE_GET_STRING(v);
+    if (str->is_wide_char)
+        utf8_encode_buf16(buf, buf_size, str16(str), str->len);
+    else
+        utf8_encode_buf8(buf, buf_size, str8(str), str->len);
+}
+
 static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
                                     JSValueConst val)
 {
-    JSObject *p, *proto, *ctor;
+    JSObject *p, *ctor;
     JSShapeProperty *prs;
     JSProperty *pr;
     JSString *str;
@@ -8877,30 +8923,77 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
         snprintf(buf, buf_size, "function %s() { [native code] }", name);
         return buf;
     }
-    proto = p->shape->proto;
-    if (proto) {
-        prs = find_own_property(&pr, proto, JS_ATOM_constructor);
-        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
-            JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_OBJECT) {
-            ctor = JS_VALUE_GET_OBJ(pr->u.value);
-            prs = find_own_property(&pr, ctor, JS_ATOM_name);
-            if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
-                JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_STRING) {
-                str = JS_VALUE_GET_STRING(pr->u.value);
-                if (str->len > 0) {
-                    char name[ATOM_GET_STR_BUF_SIZE];
-                    if (str->is_wide_char)
-                        utf8_encode_buf16(name, sizeof(name), str16(str), str->len);
-                    else
-                        utf8_encode_buf8(name, sizeof(name), str8(str), str->len);
-                    snprintf(buf, buf_size, "#<%s>", name);
-                    return buf;
+    /* V8's NoSideEffectsToString: an error as `Name: message`; an object
+       whose toString is Object.prototype.toString as `#<Constructor>`;
+       else `[object Tag]`, the tag its @@toStringTag or its builtin class */
+    {
+        JSValueConst ts, v, tag;
+        JSObject *fo;
+        char name[ATOM_GET_STR_BUF_SIZE], msg[ATOM_GET_STR_BUF_SIZE];
+
+        if (p->class_id == JS_CLASS_ERROR) {
+            v = js_v8_data_property(ctx, p, JS_ATOM_name);
+            if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING)
+                js_v8_string_buf(name, sizeof(name), v);
+            else
+                snprintf(name, sizeof(name), "Error");
+            v = js_v8_data_property(ctx, p, JS_ATOM_message);
+            msg[0] = '\0';
+            if (JS_VALUE_GET_TAG(v) == JS_TAG_STRING)
+                js_v8_string_buf(msg, sizeof(msg), v);
+            if (!name[0])
+                snprintf(buf, buf_size, "%s", msg);
+            else if (!msg[0])
+                snprintf(buf, buf_size, "%s", name);
+            else
+                snprintf(buf, buf_size, "%s: %s", name, msg);
+            return buf;
+        }
+        ts = js_v8_data_property(ctx, p, JS_ATOM_toString);
+        if (JS_VALUE_GET_TAG(ts) == JS_TAG_OBJECT &&
+            (fo = JS_VALUE_GET_OBJ(ts))->class_id == JS_CLASS_C_FUNCTION &&
+            fo->u.cfunc.c_function.generic == js_object_toString) {
+            v = js_v8_data_property(ctx, p, JS_ATOM_constructor);
+            if (JS_VALUE_GET_TAG(v) == JS_TAG_OBJECT && JS_IsFunction(ctx, v)) {
+                ctor = JS_VALUE_GET_OBJ(v);
+                prs = find_own_property(&pr, ctor, JS_ATOM_name);
+                if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+                    JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_STRING) {
+                    str = JS_VALUE_GET_STRING(pr->u.value);
+                    if (str->len > 0) {
+                        js_v8_string_buf(name, sizeof(name), pr->u.value);
+                        snprintf(buf, buf_size, "#<%s>", name);
+                        return buf;
+                    }
                 }
             }
         }
+        tag = js_v8_data_property(ctx, p, JS_ATOM_Symbol_toStringTag);
+        if (JS_VALUE_GET_TAG(tag) == JS_TAG_STRING) {
+            js_v8_string_buf(name, sizeof(name), tag);
+        } else {
+            switch(p->class_id) {
+            case JS_CLASS_NUMBER: case JS_CLASS_STRING: case JS_CLASS_BOOLEAN:
+            case JS_CLASS_SYMBOL: case JS_CLASS_BIG_INT: case JS_CLASS_DATE:
+            case JS_CLASS_REGEXP: case JS_CLASS_ARRAY_BUFFER:
+            case JS_CLASS_SHARED_ARRAY_BUFFER: case JS_CLASS_DATAVIEW:
+            case JS_CLASS_UINT8C_ARRAY ... JS_CLASS_FLOAT64_ARRAY:
+            case JS_CLASS_MAP: case JS_CLASS_SET: case JS_CLASS_WEAKMAP:
+            case JS_CLASS_WEAKSET: case JS_CLASS_PROMISE:
+                JS_AtomGetStr(ctx, name, sizeof(name),
+                              ctx->rt->class_array[p->class_id].class_name);
+                break;
+            case JS_CLASS_ARGUMENTS: case JS_CLASS_MAPPED_ARGUMENTS:
+                snprintf(name, sizeof(name), "Arguments");
+                break;
+            default:
+                snprintf(name, sizeof(name), "Object");
+                break;
+            }
+        }
+        snprintf(buf, buf_size, "[object %s]", name);
+        return buf;
     }
-    snprintf(buf, buf_size, "[object Object]");
-    return buf;
 }
 
 static const char *js_v8_value_str(JSContext *ctx, char *buf, int buf_size,
@@ -9129,8 +9222,64 @@ static JSValue JS_ThrowTypeErrorNotAFunction(JSContext *ctx)
     return JS_ThrowTypeError(ctx, "not a function");
 }
 
+static bool js_v8_find_method(JSContext *ctx, JSObject *holder, JSObject *f,
+                              JSAtom *pkey, const char **pkind);
+static JSValue js_iterator_concat(JSContext *ctx, JSValueConst this_val,
+                                  int argc, JSValueConst *argv);
+
+/* V8 names the Iterator and Promise built-ins that want an object:
+   `Iterator.prototype.drop called on non-object`, `Promise.all called on
+   non-object`, `PromiseResolve called on non-object` (Promise.resolve and
+   reject by their abstract operations). Elsewhere `not an object`. */
 static JSValue JS_ThrowTypeErrorNotAnObject(JSContext *ctx)
 {
+    static const struct { uint16_t class_id; const char *name; } holders[] = {
+        { JS_CLASS_ITERATOR, "Iterator" }, { JS_CLASS_PROMISE, "Promise" },
+    };
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char key[ATOM_GET_STR_BUF_SIZE];
+    JSObject *f, *proto;
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    const char *kind;
+    JSAtom atom;
+    int i;
+
+    if (!sf || JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        goto fallback;
+    f = JS_VALUE_GET_OBJ(sf->cur_func);
+    if (f->class_id != JS_CLASS_C_FUNCTION)
+        goto fallback;
+    /* Iterator.prototype.constructor is an accessor: no way from there */
+    if (f->u.cfunc.c_function.generic == js_iterator_concat)
+        return JS_ThrowTypeError(ctx, "Iterator.concat called on non-object");
+    for(i = 0; i < countof(holders); i++) {
+        if (JS_VALUE_GET_TAG(ctx->class_proto[holders[i].class_id]) != JS_TAG_OBJECT)
+            continue;
+        proto = JS_VALUE_GET_OBJ(ctx->class_proto[holders[i].class_id]);
+        if (js_v8_find_method(ctx, proto, f, &atom, &kind)) {
+            if (*kind || __JS_AtomIsTaggedInt(atom) ||
+                ctx->rt->atom_array[atom]->atom_type != JS_ATOM_TYPE_STRING)
+                goto fallback;
+            return JS_ThrowTypeError(ctx, "%s.prototype.%s called on non-object", holders[i].name,
+                                     JS_AtomGetStr(ctx, key, sizeof(key), atom));
+        }
+        prs = find_own_property(&pr, proto, JS_ATOM_constructor);
+        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+            JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_OBJECT &&
+            js_v8_find_method(ctx, JS_VALUE_GET_OBJ(pr->u.value), f, &atom, &kind)) {
+            if (*kind || __JS_AtomIsTaggedInt(atom) ||
+                ctx->rt->atom_array[atom]->atom_type != JS_ATOM_TYPE_STRING)
+                goto fallback;
+            JS_AtomGetStr(ctx, key, sizeof(key), atom);
+            if (i == 1 && !strcmp(key, "resolve"))
+                return JS_ThrowTypeError(ctx, "PromiseResolve called on non-object");
+            if (i == 1 && !strcmp(key, "reject"))
+                return JS_ThrowTypeError(ctx, "PromiseReject called on non-object");
+            return JS_ThrowTypeError(ctx, "%s.%s called on non-object", holders[i].name, key);
+        }
+    }
+ fallback:
     return JS_ThrowTypeError(ctx, "not an object");
 }
 
@@ -9182,6 +9331,160 @@ static JSValue JS_ThrowTypeErrorInvalidClass(JSContext *ctx, int class_id)
     JSAtom name;
     name = rt->class_array[class_id].class_name;
     return JS_ThrowTypeErrorAtom(ctx, "%s object expected", name);
+}
+
+/* The property of `holder` whose value (or getter, or setter) is the function
+   object `f`: its key, and `get `/`set ` for an accessor. */
+static bool js_v8_find_method(JSContext *ctx, JSObject *holder, JSObject *f,
+                              JSAtom *pkey, const char **pkind)
+{
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    int i;
+
+    prs = get_shape_prop(holder->shape);
+    for(i = 0; i < holder->shape->prop_count; i++, prs++) {
+        /* a constructor is no method of its prototype */
+        if (prs->atom == JS_ATOM_NULL || prs->atom == JS_ATOM_constructor)
+            continue;
+        pr = &holder->prop[i];
+        switch(prs->flags & JS_PROP_TMASK) {
+        case JS_PROP_NORMAL:
+            if (JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_OBJECT &&
+                JS_VALUE_GET_OBJ(pr->u.value) == f) {
+                *pkey = prs->atom;
+                *pkind = "";
+                return true;
+            }
+            break;
+        case JS_PROP_GETSET:
+            if (pr->u.getset.getter == f || pr->u.getset.setter == f) {
+                *pkey = prs->atom;
+                *pkind = pr->u.getset.getter == f ? "get " : "set ";
+                return true;
+            }
+            break;
+        }
+    }
+    return false;
+}
+
+/* V8's name of the running built-in method, as its `Method %s called on
+   incompatible receiver %s` prints it: `Set.prototype.add`,
+   `get ArrayBuffer.prototype.byteLength`, `%TypedArray%.from`. The method is the
+   C function of the current frame, found among the properties of the
+   prototypes below (and of %TypedArray%); no program code runs. `*pkey` gets
+   the property's key. False when the running function is none of them. */
+static bool js_v8_method_name(JSContext *ctx, char *buf, int buf_size,
+                              JSAtom *pkey)
+{
+    static const struct { uint16_t class_id; const char *name; } holders[] = {
+        { JS_CLASS_MAP, "Map" }, { JS_CLASS_SET, "Set" },
+        { JS_CLASS_WEAKMAP, "WeakMap" }, { JS_CLASS_WEAKSET, "WeakSet" },
+        { JS_CLASS_WEAK_REF, "WeakRef" },
+        { JS_CLASS_FINALIZATION_REGISTRY, "FinalizationRegistry" },
+        { JS_CLASS_ARRAY_BUFFER, "ArrayBuffer" },
+        { JS_CLASS_SHARED_ARRAY_BUFFER, "SharedArrayBuffer" },
+        { JS_CLASS_DATAVIEW, "DataView" }, { JS_CLASS_DATE, "Date" },
+        { JS_CLASS_PROMISE, "Promise" }, { JS_CLASS_REGEXP, "RegExp" },
+        { JS_CLASS_ERROR, "Error" },
+        { JS_CLASS_MAP_ITERATOR, "Map Iterator" },
+        { JS_CLASS_SET_ITERATOR, "Set Iterator" },
+        { JS_CLASS_ARRAY_ITERATOR, "Array Iterator" },
+        { JS_CLASS_STRING_ITERATOR, "String Iterator" },
+        { JS_CLASS_REGEXP_STRING_ITERATOR, "%RegExpStringIterator%" },
+        { JS_CLASS_GENERATOR, "[Generator]" },
+        { JS_CLASS_DISPOSABLE_STACK, "DisposableStack" },
+        { JS_CLASS_ASYNC_DISPOSABLE_STACK, "AsyncDisposableStack" },
+        { JS_CLASS_ITERATOR_WRAP, "%WrapForValidIteratorPrototype%" },
+        { JS_CLASS_UINT8_ARRAY, "Uint8Array" },
+    };
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char key[ATOM_GET_STR_BUF_SIZE];
+    const char *kind, *holder_name, *sep;
+    JSObject *f, *holder, *ta_proto, *ta_ctor;
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    JSAtom atom;
+    int i;
+
+    if (!sf || JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        return false;
+    f = JS_VALUE_GET_OBJ(sf->cur_func);
+    if (f->class_id != JS_CLASS_C_FUNCTION)
+        return false;
+    sep = ".prototype";
+    for(i = 0; i < countof(holders); i++) {
+        if (JS_VALUE_GET_TAG(ctx->class_proto[holders[i].class_id]) != JS_TAG_OBJECT)
+            continue;
+        holder = JS_VALUE_GET_OBJ(ctx->class_proto[holders[i].class_id]);
+        if (js_v8_find_method(ctx, holder, f, &atom, &kind)) {
+            holder_name = holders[i].name;
+            goto found;
+        }
+    }
+    /* %TypedArray%.prototype, the prototype of each typed array's prototype,
+       and %TypedArray% itself */
+    if (JS_VALUE_GET_TAG(ctx->class_proto[JS_CLASS_UINT8_ARRAY]) != JS_TAG_OBJECT)
+        return false;
+    ta_proto = JS_VALUE_GET_OBJ(ctx->class_proto[JS_CLASS_UINT8_ARRAY])->shape->proto;
+    if (!ta_proto)
+        return false;
+    holder_name = "%TypedArray%";
+    if (js_v8_find_method(ctx, ta_proto, f, &atom, &kind))
+        goto found;
+    prs = find_own_property(&pr, ta_proto, JS_ATOM_constructor);
+    if (!prs || (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL ||
+        JS_VALUE_GET_TAG(pr->u.value) != JS_TAG_OBJECT)
+        return false;
+    ta_ctor = JS_VALUE_GET_OBJ(pr->u.value);
+    sep = "";
+    if (!js_v8_find_method(ctx, ta_ctor, f, &atom, &kind))
+        return false;
+ found:
+    *pkey = atom;
+    JS_AtomGetStr(ctx, key, sizeof(key), atom);
+    if (!__JS_AtomIsTaggedInt(atom) &&
+        ctx->rt->atom_array[atom]->atom_type == JS_ATOM_TYPE_SYMBOL) {
+        /* V8 prints a well-known symbol's method as `@@match` */
+        const char *desc = strncmp(key, "Symbol.", 7) ? key : key + 7;
+        if (!strcmp(holder_name, "Date"))
+            snprintf(buf, buf_size, "%s%s%s [ @@%s ]", kind, holder_name, sep, desc);
+        else
+            snprintf(buf, buf_size, "%s%s%s.@@%s", kind, holder_name, sep, desc);
+    } else {
+        /* V8 names these three getters' holder without the percent signs */
+        if (!strcmp(holder_name, "%TypedArray%") && *kind == 'g' &&
+            (!strcmp(key, "length") || !strcmp(key, "byteLength") ||
+             !strcmp(key, "byteOffset")))
+            holder_name = "TypedArray";
+        snprintf(buf, buf_size, "%s%s%s.%s", kind, holder_name, sep, key);
+    }
+    return true;
+}
+
+/* V8's text for a built-in method called on a receiver of the wrong kind:
+   `Method Set.prototype.add called on incompatible receiver #<Object>`.
+   False, and nothing thrown, when the running function is not a method
+   js_v8_method_name knows, or (`only`, a list of keys between spaces, when
+   not NULL) not one of the methods whose check V8 words so. */
+static bool js_v8_throw_incompatible_receiver(JSContext *ctx, JSValueConst this_val,
+                                              const char *only)
+{
+    char name[ATOM_GET_STR_BUF_SIZE + 64], recv[V8_VALUE_STR_BUF_SIZE];
+    char key_str[ATOM_GET_STR_BUF_SIZE], word[ATOM_GET_STR_BUF_SIZE + 2];
+    JSAtom key;
+
+    if (!js_v8_method_name(ctx, name, sizeof(name), &key))
+        return false;
+    if (only) {
+        snprintf(word, sizeof(word), " %s ", JS_AtomGetStr(ctx, key_str, sizeof(key_str), key));
+        if (!strstr(only, word))
+            return false;
+    }
+    JS_ThrowTypeError(ctx, "Method %s called on incompatible receiver %s", name,
+                      js_v8_value_str(ctx, recv, sizeof(recv), this_val));
+    return true;
 }
 
 static void JS_ThrowInterrupted(JSContext *ctx)
@@ -12083,7 +12386,7 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
                 ret = JS_NumberIsNegativeOrMinusZero(ctx, num);
                 JS_FreeValue(ctx, num);
                 if (ret) {
-                    return JS_ThrowTypeErrorOrFalse(ctx, flags, "negative index in typed array");
+                    return JS_ThrowTypeErrorOrFalse(ctx, flags, "Invalid typed array index");
                 }
                 if (!__JS_AtomIsTaggedInt(prop))
                     goto typed_array_oob;
@@ -12092,12 +12395,14 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
             /* if the typed array is detached, p->u.array.count = 0 */
             if (idx >= p->u.array.count) {
             typed_array_oob:
-                return JS_ThrowTypeErrorOrFalse(ctx, flags, "out-of-bound index in typed array");
+                return JS_ThrowTypeErrorOrFalse(ctx, flags, "Invalid typed array index");
             }
             prop_flags = get_prop_flags(flags, JS_PROP_ENUMERABLE | JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
             if (flags & (JS_PROP_HAS_GET | JS_PROP_HAS_SET) ||
                 prop_flags != (JS_PROP_ENUMERABLE | JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE)) {
-                return JS_ThrowTypeErrorOrFalse(ctx, flags, "invalid descriptor flags");
+                char name[ATOM_GET_STR_BUF_SIZE];
+                return JS_ThrowTypeErrorOrFalse(ctx, flags, "Cannot redefine property: %s",
+                                                JS_AtomGetStr(ctx, name, sizeof(name), prop));
             }
             if (flags & JS_PROP_HAS_VALUE) {
                 return JS_SetPropertyValue(ctx, this_obj, js_int32(idx), js_dup(val), flags);
@@ -12776,7 +13081,8 @@ void *JS_GetOpaque2(JSContext *ctx, JSValueConst obj, JSClassID class_id)
 {
     void *p = JS_GetOpaque(obj, class_id);
     if (unlikely(!p)) {
-        JS_ThrowTypeErrorInvalidClass(ctx, class_id);
+        if (!js_v8_throw_incompatible_receiver(ctx, obj, NULL))
+            JS_ThrowTypeErrorInvalidClass(ctx, class_id);
     }
     return p;
 }
@@ -17804,8 +18110,10 @@ static JSValue JS_IteratorNext2(JSContext *ctx, JSValueConst enum_obj,
     if (JS_IsException(obj))
         goto fail;
     if (!JS_IsObject(obj)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "Iterator result %s is not an object",
+                          js_v8_value_str(ctx, buf, sizeof(buf), obj));
         JS_FreeValue(ctx, obj);
-        JS_ThrowTypeError(ctx, "iterator must return an object");
         goto fail;
     }
     *pdone = 2;
@@ -18021,7 +18329,9 @@ static __exception int js_iterator_get_value_done(JSContext *ctx, JSValue *sp)
     int done;
     obj = sp[-1];
     if (!JS_IsObject(obj)) {
-        JS_ThrowTypeError(ctx, "iterator must return an object");
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "Iterator result %s is not an object",
+                          js_v8_value_str(ctx, buf, sizeof(buf), obj));
         goto fail;
     }
     value = JS_IteratorGetCompleteValue(ctx, obj, &done);
@@ -18648,6 +18958,30 @@ static void close_lexical_var(JSContext *ctx, JSFunctionBytecode *b,
 #define JS_CALL_FLAG_COPY_ARGV   (1 << 1)
 #define JS_CALL_FLAG_GENERATOR   (1 << 2)
 
+/* V8's text for a built-in constructor called without new: `Constructor
+   Map requires 'new'` (the function's own name; Promise words its own).
+   The function is `func`, else the running one. */
+static JSValue js_v8_throw_requires_new(JSContext *ctx, JSValueConst func)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char name[ATOM_GET_STR_BUF_SIZE];
+    JSShapeProperty *prs;
+    JSProperty *pr;
+
+    if (JS_VALUE_GET_TAG(func) != JS_TAG_OBJECT && sf)
+        func = sf->cur_func;
+    name[0] = '\0';
+    if (JS_VALUE_GET_TAG(func) == JS_TAG_OBJECT) {
+        prs = find_own_property(&pr, JS_VALUE_GET_OBJ(func), JS_ATOM_name);
+        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+            JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_STRING)
+            js_v8_string_buf(name, sizeof(name), pr->u.value);
+    }
+    if (!strcmp(name, "Promise"))
+        return JS_ThrowTypeError(ctx, "Promise constructor cannot be invoked without 'new'");
+    return JS_ThrowTypeError(ctx, "Constructor %s requires 'new'", name);
+}
+
 static JSValue js_call_c_function(JSContext *ctx, JSValueConst func_obj,
                                   JSValueConst this_obj,
                                   int argc, JSValueConst *argv, int flags)
@@ -18698,7 +19032,7 @@ static JSValue js_call_c_function(JSContext *ctx, JSValueConst func_obj,
         if (!(flags & JS_CALL_FLAG_CONSTRUCTOR)) {
             if (cproto == JS_CFUNC_constructor) {
             not_a_constructor:
-                ret_val = JS_ThrowTypeError(ctx, "must be called with new");
+                ret_val = js_v8_throw_requires_new(ctx, func_obj);
                 break;
             } else {
                 this_obj = JS_UNDEFINED;
@@ -21834,7 +22168,7 @@ static JSContext *JS_GetFunctionRealm(JSContext *ctx, JSValueConst func_obj)
             if (!s)
                 return ctx;
             if (s->is_revoked) {
-                JS_ThrowTypeErrorRevokedProxy(ctx);
+                JS_ThrowTypeErrorRevokedProxy(ctx, "GetFunctionRealm");
                 return NULL;
             } else {
                 realm = JS_GetFunctionRealm(ctx, s->target);
@@ -22159,8 +22493,11 @@ static JSValue js_generator_next(JSContext *ctx, JSValueConst this_val,
     JSValue ret, func_ret;
 
     *pdone = true;
-    if (!s)
+    if (!s) {
+        if (js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+            return JS_EXCEPTION;
         return JS_ThrowTypeError(ctx, "not a generator");
+    }
     sf = &s->func_state.frame;
     switch(s->state) {
     default:
@@ -22231,7 +22568,7 @@ static JSValue js_generator_next(JSContext *ctx, JSValueConst this_val,
         }
         break;
     case JS_GENERATOR_STATE_EXECUTING:
-        ret = JS_ThrowTypeError(ctx, "cannot invoke a running generator");
+        ret = JS_ThrowTypeError(ctx, "Generator is already running");
         break;
     }
     return ret;
@@ -43294,7 +43631,7 @@ static JSValue JS_SpeciesConstructor(JSContext *ctx, JSValueConst obj,
         return js_dup(defaultConstructor);
     if (!JS_IsObject(ctor)) {
         JS_FreeValue(ctx, ctor);
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "The .constructor property is not an object");
     }
     species = JS_GetProperty(ctx, ctor, JS_ATOM_Symbol_species);
     JS_FreeValue(ctx, ctor);
@@ -44564,7 +44901,10 @@ static JSObject *get_typed_array(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (!is_typed_array(p->class_id)) {
     fail:
-        JS_ThrowTypeError(ctx, "this is not a typed array.");
+        /* V8's C++ and CSA builtins name themselves; its Torque ones don't */
+        if (!js_v8_throw_incompatible_receiver(ctx, this_val, " at join slice sort subarray"
+                " toLocaleString buffer byteLength byteOffset length from of "))
+            JS_ThrowTypeError(ctx, "this is not a typed array.");
         return NULL;
     }
     return p;
@@ -46071,7 +46411,8 @@ static JSValue js_array_iterator_next(JSContext *ctx, JSValueConst this_val,
     p = JS_VALUE_GET_OBJ(it->obj);
     if (is_typed_array(p->class_id)) {
         if (typed_array_is_oob(p)) {
-            JS_ThrowTypeErrorArrayBufferOOB(ctx);
+            /* named here: for-of calls this without a frame of its own */
+            JS_ThrowTypeError(ctx, "Cannot perform Array Iterator.prototype.next on a detached or out-of-bounds ArrayBuffer");
             goto fail1;
         }
         len = p->u.array.count;
@@ -46210,7 +46551,7 @@ static JSValue js_iterator_constructor(JSContext *ctx, JSValueConst new_target,
     JSObject *p;
 
     if (JS_TAG_OBJECT != JS_VALUE_GET_TAG(new_target))
-        return JS_ThrowTypeError(ctx, "constructor requires 'new'");
+        return js_v8_throw_requires_new(ctx, JS_UNDEFINED);
     p = JS_VALUE_GET_OBJ(new_target);
     if (p->class_id == JS_CLASS_C_FUNCTION)
         if (p->u.cfunc.c_function.generic == js_iterator_constructor)
@@ -46264,7 +46605,7 @@ static JSValue js_iterator_concat_next(JSContext *ctx, JSValueConst this_val,
     if (!it)
         return JS_EXCEPTION;
     if (it->running)
-        return JS_ThrowTypeError(ctx, "already running");
+        return JS_ThrowTypeError(ctx, "Generator is already running");
     if (it->done) {
         *pdone = true;
         return JS_UNDEFINED;
@@ -46347,7 +46688,7 @@ static JSValue js_iterator_concat_return(JSContext *ctx, JSValueConst this_val,
     if (!it)
         return JS_EXCEPTION;
     if (it->running)
-        return JS_ThrowTypeError(ctx, "already running");
+        return JS_ThrowTypeError(ctx, "Generator is already running");
     if (it->done) {
         /* a completed generator does not run IteratorClose */
         *pdone = true;
@@ -47173,7 +47514,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
     if (!it)
         return JS_EXCEPTION;
     if (it->executing)
-        return JS_ThrowTypeError(ctx, "cannot invoke a running iterator");
+        return JS_ThrowTypeError(ctx, "Generator is already running");
     if (it->done) {
         *pdone = true;
         return JS_UNDEFINED;
@@ -47647,6 +47988,35 @@ static const JSCFunctionListEntry js_number_funcs[] = {
     JS_PROP_U2D_DEF("POSITIVE_INFINITY", 0x7FF0ull<<48, 0 ),
 };
 
+/* V8's text for a method of a primitive's prototype called on another
+   value: `Boolean.prototype.toString requires that 'this' be a Boolean`
+   (an accessor without `get`, a symbol-keyed method as
+   `Symbol.prototype [ @@toPrimitive ]`). The method is the running C
+   function among the properties of the prototype of `class_id`; elsewhere
+   the text is `fallback`. */
+static JSValue js_v8_throw_requires_this(JSContext *ctx, JSClassID class_id,
+                                         const char *type, const char *fallback)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char key[ATOM_GET_STR_BUF_SIZE];
+    const char *kind;
+    JSAtom atom;
+
+    if (sf && JS_VALUE_GET_TAG(sf->cur_func) == JS_TAG_OBJECT &&
+        JS_VALUE_GET_TAG(ctx->class_proto[class_id]) == JS_TAG_OBJECT &&
+        js_v8_find_method(ctx, JS_VALUE_GET_OBJ(ctx->class_proto[class_id]),
+                          JS_VALUE_GET_OBJ(sf->cur_func), &atom, &kind)) {
+        JS_AtomGetStr(ctx, key, sizeof(key), atom);
+        if (!__JS_AtomIsTaggedInt(atom) &&
+            ctx->rt->atom_array[atom]->atom_type == JS_ATOM_TYPE_SYMBOL)
+            return JS_ThrowTypeError(ctx, "%s.prototype [ @@%s ] requires that 'this' be a %s",
+                                     type, strncmp(key, "Symbol.", 7) ? key : key + 7, type);
+        return JS_ThrowTypeError(ctx, "%s.prototype.%s requires that 'this' be a %s",
+                                 type, key, type);
+    }
+    return JS_ThrowTypeError(ctx, "%s", fallback);
+}
+
 static JSValue js_thisNumberValue(JSContext *ctx, JSValueConst this_val)
 {
     if (JS_IsNumber(this_val))
@@ -47659,7 +48029,7 @@ static JSValue js_thisNumberValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a number");
+    return js_v8_throw_requires_this(ctx, JS_CLASS_NUMBER, "Number", "not a number");
 }
 
 static JSValue js_number_valueOf(JSContext *ctx, JSValueConst this_val,
@@ -47871,7 +48241,7 @@ static JSValue js_thisBooleanValue(JSContext *ctx, JSValueConst this_val)
                 return p->u.object_data;
         }
     }
-    return JS_ThrowTypeError(ctx, "not a boolean");
+    return js_v8_throw_requires_this(ctx, JS_CLASS_BOOLEAN, "Boolean", "not a boolean");
 }
 
 static JSValue js_boolean_toString(JSContext *ctx, JSValueConst this_val,
@@ -48030,7 +48400,7 @@ static JSValue js_thisStringValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a string");
+    return js_v8_throw_requires_this(ctx, JS_CLASS_STRING, "String", "not a string");
 }
 
 static JSValue js_string_fromCharCode(JSContext *ctx, JSValueConst this_val,
@@ -50601,6 +50971,20 @@ static JSValue js_regexp_compile(JSContext *ctx, JSValueConst this_val,
     return JS_EXCEPTION;
 }
 
+/* V8's text for a RegExp.prototype getter on a receiver of the wrong kind:
+   `RegExp.prototype.global getter called on non-RegExp object`. */
+static JSValue js_v8_throw_regexp_getter(JSContext *ctx, int class_id)
+{
+    char name[ATOM_GET_STR_BUF_SIZE + 64];
+    JSAtom key;
+
+    if (js_v8_method_name(ctx, name, sizeof(name), &key) && !strncmp(name, "get ", 4))
+        return JS_ThrowTypeError(ctx, "%s getter called on non-RegExp object", name + 4);
+    if (class_id)
+        return JS_ThrowTypeErrorInvalidClass(ctx, class_id);
+    return JS_ThrowTypeErrorNotAnObject(ctx);
+}
+
 static JSValue js_regexp_get_source(JSContext *ctx, JSValueConst this_val)
 {
     JSRegExp *re;
@@ -50609,14 +50993,14 @@ static JSValue js_regexp_get_source(JSContext *ctx, JSValueConst this_val)
     int i, n, c, c2, bra;
 
     if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_getter(ctx, 0);
 
     if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_REGEXP]))
         goto empty_regex;
 
-    re = js_get_regexp(ctx, this_val, true);
+    re = js_get_regexp(ctx, this_val, false);
     if (!re)
-        return JS_EXCEPTION;
+        return js_v8_throw_regexp_getter(ctx, JS_CLASS_REGEXP);
 
     p = re->pattern;
 
@@ -50673,14 +51057,14 @@ static JSValue js_regexp_get_flag(JSContext *ctx, JSValueConst this_val, int mas
     int flags;
 
     if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_getter(ctx, 0);
 
     re = js_get_regexp(ctx, this_val, false);
     if (!re) {
         if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_REGEXP]))
             return JS_UNDEFINED;
         else
-            return JS_ThrowTypeErrorInvalidClass(ctx, JS_CLASS_REGEXP);
+            return js_v8_throw_regexp_getter(ctx, JS_CLASS_REGEXP);
     }
 
     flags = lre_get_flags(str8(re->bytecode));
@@ -50692,8 +51076,11 @@ static JSValue js_regexp_get_flags(JSContext *ctx, JSValueConst this_val)
     char str[8], *p = str;
     int res;
 
-    if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT)
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+    if (JS_VALUE_GET_TAG(this_val) != JS_TAG_OBJECT) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "RegExp.prototype.flags getter called on non-object %s",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), this_val));
+    }
 
     res = JS_ToBoolFree(ctx, JS_GetPropertyStr(ctx, this_val, "hasIndices"));
     if (res < 0)
@@ -51310,7 +51697,7 @@ static JSValue JS_RegExpExec(JSContext *ctx, JSValueConst r, JSValueConst s)
             return ret;
         if (!JS_IsObject(ret) && !JS_IsNull(ret)) {
             JS_FreeValue(ctx, ret);
-            return JS_ThrowTypeError(ctx, "RegExp exec method must return an object or null");
+            return JS_ThrowTypeError(ctx, "RegExp exec method returned something other than an Object or null");
         }
         return ret;
     }
@@ -53359,9 +53746,12 @@ static void js_proxy_mark(JSRuntime *rt, JSValueConst val,
     }
 }
 
-static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx)
+/* V8 names the operation a revoked proxy refuses: its trap's name
+   (`Cannot perform 'get' on a proxy that has been revoked`), or the
+   abstract operation (`IsArray`, `GetFunctionRealm`). */
+static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx, const char *op)
 {
-    return JS_ThrowTypeError(ctx, "revoked proxy");
+    return JS_ThrowTypeError(ctx, "Cannot perform '%s' on a proxy that has been revoked", op);
 }
 
 static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
@@ -53378,7 +53768,8 @@ static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
 
     /* 's' should never be NULL */
     if (s->is_revoked) {
-        JS_ThrowTypeErrorRevokedProxy(ctx);
+        char buf[ATOM_GET_STR_BUF_SIZE];
+        JS_ThrowTypeErrorRevokedProxy(ctx, JS_AtomGetStr(ctx, buf, sizeof(buf), name));
         return NULL;
     }
     method = JS_GetProperty(ctx, s->handler, name);
@@ -53386,6 +53777,19 @@ static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
         return NULL;
     if (JS_IsNull(method))
         method = JS_UNDEFINED;
+    if (!JS_IsUndefined(method) && !JS_IsFunction(ctx, method) &&
+        name != JS_ATOM_apply && name != JS_ATOM_construct) {
+        /* GetMethod, in V8's words (V8 renders the call site for the
+           call and construct traps: `p is not a function`) */
+        char val[V8_VALUE_STR_BUF_SIZE], key[ATOM_GET_STR_BUF_SIZE];
+        char recv[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "'%s' returned for property '%s' of object '%s' is not a function",
+                          js_v8_value_str(ctx, val, sizeof(val), method),
+                          JS_AtomGetStr(ctx, key, sizeof(key), name),
+                          js_v8_value_str(ctx, recv, sizeof(recv), s->handler));
+        JS_FreeValue(ctx, method);
+        return NULL;
+    }
     *pmethod = method;
     return s;
 }
@@ -54085,7 +54489,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
 
     /* check if there are non configurable properties */
     if (s->is_revoked) {
-        JS_ThrowTypeErrorRevokedProxy(ctx);
+        JS_ThrowTypeErrorRevokedProxy(ctx, "ownKeys");
         goto fail;
     }
     if (JS_GetOwnPropertyNamesInternal(ctx, &tab2, &len2, JS_VALUE_GET_OBJ(s->target),
@@ -54093,7 +54497,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
         goto fail;
     for(i = 0; i < len2; i++) {
         if (s->is_revoked) {
-            JS_ThrowTypeErrorRevokedProxy(ctx);
+            JS_ThrowTypeErrorRevokedProxy(ctx, "ownKeys");
             goto fail;
         }
         {
@@ -54219,7 +54623,15 @@ static int js_proxy_isArray(JSContext *ctx, JSValueConst obj)
     }
 
     if (s->is_revoked) {
-        JS_ThrowTypeErrorRevokedProxy(ctx);
+        /* V8 names Object.prototype.toString when its IsArray step refuses */
+        JSStackFrame *sf = ctx->rt->current_stack_frame;
+        JSObject *f = sf && JS_VALUE_GET_TAG(sf->cur_func) == JS_TAG_OBJECT ?
+            JS_VALUE_GET_OBJ(sf->cur_func) : NULL;
+        if (f && f->class_id == JS_CLASS_C_FUNCTION &&
+            f->u.cfunc.c_function.generic == js_object_toString)
+            JS_ThrowTypeErrorRevokedProxy(ctx, "Object.prototype.toString");
+        else
+            JS_ThrowTypeErrorRevokedProxy(ctx, "IsArray");
         return -1;
     }
     return js_is_array(ctx, s->target);
@@ -54369,7 +54781,7 @@ static JSValue js_get_proxy_field(JSContext *ctx, JSValueConst proxy,
         if (p->class_id == JS_CLASS_PROXY) {
             JSProxyData *s = JS_GetOpaque(proxy, JS_CLASS_PROXY);
             if (s->is_revoked)
-                return JS_ThrowTypeErrorRevokedProxy(ctx);
+                return JS_ThrowTypeErrorRevokedProxy(ctx, "get");
             return js_dup(*(JSValue *)((char *)s + offset));
         }
     }
@@ -54419,7 +54831,7 @@ static JSValue js_thisSymbolValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a symbol");
+    return js_v8_throw_requires_this(ctx, JS_CLASS_SYMBOL, "Symbol", "not a symbol");
 }
 
 static JSValue js_symbol_toString(JSContext *ctx, JSValueConst this_val,
@@ -54557,7 +54969,11 @@ static JSValue js_map_constructor(JSContext *ctx, JSValueConst new_target,
         if (JS_IsException(adder))
             goto fail;
         if (!JS_IsFunction(ctx, adder)) {
-            JS_ThrowTypeError(ctx, "%s is not a function", is_set ? "set" : "add");
+            char val[V8_VALUE_STR_BUF_SIZE], recv[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "'%s' returned for property '%s' of object '%s' is not a function",
+                              js_v8_value_str(ctx, val, sizeof(val), adder),
+                              is_set ? "add" : "set",
+                              js_v8_value_str(ctx, recv, sizeof(recv), obj));
             goto fail;
         }
 
@@ -55398,6 +55814,15 @@ static int js_setlike_get_props(JSContext *ctx, JSValueConst setlike,
 
     keys = JS_UNDEFINED;
     has = JS_UNDEFINED;
+    if (!JS_IsObject(setlike)) {
+        /* V8 names the method: `Set.prototype.union argument must be an object` */
+        char name[ATOM_GET_STR_BUF_SIZE + 64];
+        JSAtom key;
+        if (js_v8_method_name(ctx, name, sizeof(name), &key)) {
+            JS_ThrowTypeError(ctx, "%s argument must be an object", name);
+            return -1;
+        }
+    }
     s = JS_GetOpaque(setlike, JS_CLASS_SET);
     if (s) {
         size = s->record_count;
@@ -55406,7 +55831,8 @@ static int js_setlike_get_props(JSContext *ctx, JSValueConst setlike,
         if (JS_IsException(v))
             return -1;
         if (JS_IsUndefined(v)) {
-            JS_ThrowTypeError(ctx, ".size is undefined");
+            /* ToNumber(undefined) */
+            JS_ThrowTypeError(ctx, "The .size property is NaN");
             return -1;
         }
         if (JS_ToFloat64Free(ctx, &d, v) < 0)
@@ -55416,7 +55842,7 @@ static int js_setlike_get_props(JSContext *ctx, JSValueConst setlike,
             return -1;
         }
         if (isnan(d)) {
-            JS_ThrowTypeError(ctx, ".size is not a legal size");
+            JS_ThrowTypeError(ctx, "The .size property is NaN");
             return -1;
         }
         if (isinf(d) || d > (double)MAX_SAFE_INTEGER) {
@@ -55429,14 +55855,14 @@ static int js_setlike_get_props(JSContext *ctx, JSValueConst setlike,
     if (JS_IsException(has))
         return -1;
     if (!JS_IsFunction(ctx, has)) {
-        JS_ThrowTypeError(ctx, ".has is not a function");
+        JS_ThrowTypeError(ctx, "string \"has\" is not a function");
         goto fail;
     }
     keys = JS_GetProperty(ctx, setlike, JS_ATOM_keys);
     if (JS_IsException(keys))
         goto fail;
     if (!JS_IsFunction(ctx, keys)) {
-        JS_ThrowTypeError(ctx, ".keys is not a function");
+        JS_ThrowTypeError(ctx, "string \"keys\" is not a function");
         goto fail;
     }
     *psize = size;
@@ -56318,7 +56744,7 @@ static JSValue js_disposable_stack_constructor(JSContext *ctx,
     JSValue obj;
 
     if (JS_IsUndefined(new_target))
-        return JS_ThrowTypeError(ctx, "Constructor requires 'new'");
+        return js_v8_throw_requires_new(ctx, JS_UNDEFINED);
     obj = js_create_from_ctor(ctx, new_target, class_id);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -57253,7 +57679,7 @@ static JSValue js_promise_executor(JSContext *ctx,
 
     for(i = 0; i < 2; i++) {
         if (!JS_IsUndefined(func_data[i]))
-            return JS_ThrowTypeError(ctx, "resolving function already set");
+            return JS_ThrowTypeError(ctx, "Promise executor has already been invoked with non-undefined arguments");
         func_data[i] = js_dup(argv[i]);
     }
     return JS_UNDEFINED;
@@ -58609,6 +59035,15 @@ static int64_t floor_div_int64(int64_t a, int64_t b) {
 static JSValue js_Date_parse(JSContext *ctx, JSValueConst this_val,
                              int argc, JSValueConst *argv);
 
+/* V8's Date methods written in C++ name themselves on a receiver of the
+   wrong kind; its getters (CSA) say `this is not a Date object.` */
+#define JS_V8_DATE_METHODS_NAMING_THEMSELVES " setDate setFullYear setHours" \
+    " setMilliseconds setMinutes setMonth setSeconds setTime setUTCDate" \
+    " setUTCFullYear setUTCHours setUTCMilliseconds setUTCMinutes setUTCMonth" \
+    " setUTCSeconds setYear getYear toString toUTCString toGMTString" \
+    " toISOString toDateString toTimeString toLocaleString toLocaleDateString" \
+    " toLocaleTimeString "
+
 static __exception int JS_ThisTimeValue(JSContext *ctx, double *valp,
                                         JSValueConst this_val)
 {
@@ -58617,7 +59052,8 @@ static __exception int JS_ThisTimeValue(JSContext *ctx, double *valp,
         if (p->class_id == JS_CLASS_DATE && JS_IsNumber(p->u.object_data))
             return JS_ToFloat64(ctx, valp, p->u.object_data);
     }
-    JS_ThrowTypeError(ctx, "this is not a Date object.");
+    if (!js_v8_throw_incompatible_receiver(ctx, this_val, JS_V8_DATE_METHODS_NAMING_THEMSELVES))
+        JS_ThrowTypeError(ctx, "this is not a Date object.");
     return -1;
 }
 
@@ -58631,6 +59067,8 @@ static JSValue JS_SetThisTimeValue(JSContext *ctx, JSValueConst this_val, double
             return js_dup(p->u.object_data);
         }
     }
+    if (js_v8_throw_incompatible_receiver(ctx, this_val, JS_V8_DATE_METHODS_NAMING_THEMSELVES))
+        return JS_EXCEPTION;
     return JS_ThrowTypeError(ctx, "this is not a Date object.");
 }
 
@@ -59843,7 +60281,7 @@ static JSValue js_thisBigIntValue(JSContext *ctx, JSValueConst this_val)
                 return js_dup(p->u.object_data);
         }
     }
-    return JS_ThrowTypeError(ctx, "not a BigInt");
+    return js_v8_throw_requires_this(ctx, JS_CLASS_BIG_INT, "BigInt", "not a BigInt");
 }
 
 static JSValue js_bigint_toString(JSContext *ctx, JSValueConst this_val,
@@ -59877,6 +60315,9 @@ static JSValue js_bigint_valueOf(JSContext *ctx, JSValueConst this_val,
     return js_thisBigIntValue(ctx, this_val);
 }
 
+static int js_v8_to_index(JSContext *ctx, uint64_t *plen, JSValueConst val,
+                          const char *fmt);
+
 static JSValue js_bigint_asUintN(JSContext *ctx,
                                   JSValueConst this_val,
                                   int argc, JSValueConst *argv, int asIntN)
@@ -59884,7 +60325,7 @@ static JSValue js_bigint_asUintN(JSContext *ctx,
     uint64_t bits;
     JSValue res, a;
 
-    if (JS_ToIndex(ctx, &bits, argv[0]))
+    if (js_v8_to_index(ctx, &bits, argv[0], "Invalid value %s: not (convertible to) a safe integer"))
         return JS_EXCEPTION;
     a = JS_ToBigInt(ctx, argv[1]);
     if (JS_IsException(a))
@@ -60631,7 +61072,7 @@ static JSValue js_array_buffer_constructor0(JSContext *ctx, JSValueConst new_tar
         return JS_EXCEPTION;
     // don't have to check i < 0 because len >= 0
     if (len > i || i > MAX_SAFE_INTEGER)
-        return JS_ThrowRangeError(ctx, "invalid array buffer max length");
+        return JS_ThrowRangeError(ctx, "Invalid array buffer max length");
     max_len = i;
     pmax_len = &max_len;
 next:
@@ -60708,9 +61149,49 @@ static const JSCFunctionListEntry js_array_buffer_funcs[] = {
     JS_CGETSET_DEF("[Symbol.species]", js_get_this, NULL ),
 };
 
+/* V8 names the method that found its buffer detached or out of bounds:
+   `Cannot perform %TypedArray%.prototype.sort on a detached or out-of-bounds
+   ArrayBuffer`; `... on a detached ArrayBuffer` for ArrayBuffer's own methods
+   and the two %TypedArray% methods V8 words so; `Construct` for a typed array
+   constructor. Elsewhere the text is `fallback`. */
+static JSValue js_v8_throw_detached(JSContext *ctx, const char *fallback)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    char name[ATOM_GET_STR_BUF_SIZE + 64];
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    JSAtom key;
+    int i;
+
+    if (js_v8_method_name(ctx, name, sizeof(name), &key)) {
+        /* V8's own spelling of this one */
+        if (!strcmp(name, "%TypedArray%.prototype.findLastIndex"))
+            snprintf(name, sizeof(name), "%%TypedArray%%.prototype.findIndexLast");
+        if (!strncmp(name, "ArrayBuffer.", 12) ||
+            !strcmp(name, "%TypedArray%.prototype.keys") ||
+            !strcmp(name, "%TypedArray%.prototype.reduce"))
+            return JS_ThrowTypeError(ctx, "Cannot perform %s on a detached ArrayBuffer", name);
+        return JS_ThrowTypeError(ctx, "Cannot perform %s on a detached or out-of-bounds ArrayBuffer",
+                                 name);
+    }
+    if (sf && JS_VALUE_GET_TAG(sf->cur_func) == JS_TAG_OBJECT) {
+        for(i = JS_CLASS_UINT8C_ARRAY; i <= JS_CLASS_FLOAT64_ARRAY; i++) {
+            if (JS_VALUE_GET_TAG(ctx->class_proto[i]) != JS_TAG_OBJECT)
+                continue;
+            prs = find_own_property(&pr, JS_VALUE_GET_OBJ(ctx->class_proto[i]),
+                                    JS_ATOM_constructor);
+            if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+                JS_VALUE_GET_TAG(pr->u.value) == JS_TAG_OBJECT &&
+                JS_VALUE_GET_OBJ(pr->u.value) == JS_VALUE_GET_OBJ(sf->cur_func))
+                return JS_ThrowTypeError(ctx, "Cannot perform Construct on a detached or out-of-bounds ArrayBuffer");
+        }
+    }
+    return JS_ThrowTypeError(ctx, "%s", fallback);
+}
+
 static JSValue JS_ThrowTypeErrorDetachedArrayBuffer(JSContext *ctx)
 {
-    return JS_ThrowTypeError(ctx, "ArrayBuffer is detached");
+    return js_v8_throw_detached(ctx, "ArrayBuffer is detached");
 }
 
 static JSValue JS_ThrowTypeErrorImmutableArrayBuffer(JSContext *ctx)
@@ -60720,7 +61201,7 @@ static JSValue JS_ThrowTypeErrorImmutableArrayBuffer(JSContext *ctx)
 
 static JSValue JS_ThrowTypeErrorArrayBufferOOB(JSContext *ctx)
 {
-    return JS_ThrowTypeError(ctx, "ArrayBuffer is detached or resized");
+    return js_v8_throw_detached(ctx, "ArrayBuffer is detached or resized");
 }
 
 // #sec-get-arraybuffer.prototype.detached
@@ -61436,7 +61917,7 @@ static JSValue js_typed_array_set_internal(JSContext *ctx,
             goto fail;
         if (offset > dst_len - src_len) {
         range_error:
-            JS_ThrowRangeError(ctx, "invalid array length");
+            JS_ThrowRangeError(ctx, "offset is out of bounds");
             goto fail;
         }
     }
@@ -61551,7 +62032,7 @@ static JSValue js_typed_array_with(JSContext *ctx, JSValueConst this_val,
     newlen = p->u.array.count;
     if (idx < 0 || idx >= newlen) {
         JS_FreeValue(ctx, val);
-        return JS_ThrowRangeError(ctx, "invalid typed array index");
+        return JS_ThrowRangeError(ctx, "Invalid typed array index");
     }
 
     copy_len = min_uint32(len, newlen);
@@ -61629,6 +62110,11 @@ static JSValue js_typed_array_create(JSContext *ctx, JSValueConst ctor,
     ret = JS_CallConstructor(ctx, ctor, argc, argv);
     if (JS_IsException(ret))
         return ret;
+    /* V8 names the method whose species constructor made something else */
+    if (!JS_IsObject(ret) || !is_typed_array(JS_VALUE_GET_OBJ(ret)->class_id)) {
+        if (js_v8_throw_incompatible_receiver(ctx, ret, NULL))
+            goto fail;
+    }
     /* validate the typed array */
     new_len = js_typed_array_get_length_unsafe(ctx, ret);
     if (new_len < 0)
@@ -61642,7 +62128,7 @@ static JSValue js_typed_array_create(JSContext *ctx, JSValueConst ctor,
         if (JS_ToLengthFree(ctx, &len, js_dup(argv[0])))
             goto fail;
         if (new_len < len) {
-            JS_ThrowTypeError(ctx, "TypedArray length is too small");
+            JS_ThrowTypeError(ctx, "Derived TypedArray constructor created an array which was too small");
         fail:
             JS_FreeValue(ctx, ret);
             return JS_EXCEPTION;
@@ -63329,25 +63815,29 @@ static JSValue js_dataview_constructor(JSContext *ctx,
     JSObject *p;
 
     buffer = argv[0];
+    if (JS_VALUE_GET_TAG(buffer) != JS_TAG_OBJECT ||
+        (JS_VALUE_GET_OBJ(buffer)->class_id != JS_CLASS_ARRAY_BUFFER &&
+         JS_VALUE_GET_OBJ(buffer)->class_id != JS_CLASS_SHARED_ARRAY_BUFFER))
+        return JS_ThrowTypeError(ctx, "First argument to DataView constructor must be an ArrayBuffer");
     abuf = js_get_array_buffer(ctx, buffer);
     if (!abuf)
         return JS_EXCEPTION;
     offset = 0;
     if (argc > 1) {
-        if (JS_ToIndex(ctx, &offset, argv[1]))
+        if (js_v8_to_index(ctx, &offset, argv[1], "Start offset %s is outside the bounds of the buffer"))
             return JS_EXCEPTION;
     }
     if (abuf->detached)
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     if (offset > abuf->byte_length)
-        return JS_ThrowRangeError(ctx, "invalid byteOffset");
+        return JS_ThrowRangeError(ctx, "Start offset %" PRIu64 " is outside the bounds of the buffer", offset);
     len = abuf->byte_length - offset;
     if (argc > 2 && !JS_IsUndefined(argv[2])) {
         uint64_t l;
-        if (JS_ToIndex(ctx, &l, argv[2]))
+        if (js_v8_to_index(ctx, &l, argv[2], "Invalid DataView length %s"))
             return JS_EXCEPTION;
         if (l > len)
-            return JS_ThrowRangeError(ctx, "invalid byteLength");
+            return JS_ThrowRangeError(ctx, "Invalid DataView length %" PRIu64, l);
         len = l;
     } else {
         recompute_len = true;
@@ -63415,7 +63905,8 @@ static JSObject *get_dataview(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (p->class_id != JS_CLASS_DATAVIEW) {
     fail:
-        JS_ThrowTypeError(ctx, "not a DataView");
+        if (!js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+            JS_ThrowTypeError(ctx, "not a DataView");
         return NULL;
     }
     return p;
@@ -63481,8 +63972,15 @@ static JSValue js_dataview_getValue(JSContext *ctx,
     if (!ta)
         return JS_EXCEPTION;
     size = 1 << typed_array_size_log2(class_id);
-    if (JS_ToIndex(ctx, &pos, argv[0]))
-        return JS_EXCEPTION;
+    {
+        /* ToIndex, with V8's text */
+        int64_t v;
+        if (JS_ToInt64Sat(ctx, &v, argv[0]))
+            return JS_EXCEPTION;
+        if (v < 0 || v > MAX_SAFE_INTEGER)
+            return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView");
+        pos = v;
+    }
     littleEndian = argc > 1 && JS_ToBool(ctx, argv[1]);
     is_swap = littleEndian ^ !is_be();
     abuf = ta->buffer->u.array_buffer;
@@ -63490,12 +63988,12 @@ static JSValue js_dataview_getValue(JSContext *ctx,
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     // order matters: this check should come before the next one
     if ((pos + size) > ta->length)
-        return JS_ThrowRangeError(ctx, "out of bound");
+        return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView");
     // test262 expects a TypeError for this and V8, in its infinite wisdom,
     // throws a "detached array buffer" exception, but IMO that doesn't make
     // sense because the buffer is not in fact detached, it's still there
     if ((int64_t)ta->offset + ta->length > abuf->byte_length)
-        return JS_ThrowTypeError(ctx, "out of bound");
+        return JS_ThrowTypeErrorArrayBufferOOB(ctx);
     ptr = abuf->data + ta->offset + pos;
 
     switch(class_id) {
@@ -63599,8 +64097,15 @@ static JSValue js_dataview_setValue(JSContext *ctx,
     if (abuf->immutable)
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
     size = 1 << typed_array_size_log2(class_id);
-    if (JS_ToIndex(ctx, &pos, argv[0]))
-        return JS_EXCEPTION;
+    {
+        /* ToIndex, with V8's text */
+        int64_t v;
+        if (JS_ToInt64Sat(ctx, &v, argv[0]))
+            return JS_EXCEPTION;
+        if (v < 0 || v > MAX_SAFE_INTEGER)
+            return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView");
+        pos = v;
+    }
     val = argv[1];
     v = 0; /* avoid warning */
     v64 = 0; /* avoid warning */
@@ -63635,12 +64140,12 @@ static JSValue js_dataview_setValue(JSContext *ctx,
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
     // order matters: this check should come before the next one
     if ((pos + size) > ta->length)
-        return JS_ThrowRangeError(ctx, "out of bound");
+        return JS_ThrowRangeError(ctx, "Offset is outside the bounds of the DataView");
     // test262 expects a TypeError for this and V8, in its infinite wisdom,
     // throws a "detached array buffer" exception, but IMO that doesn't make
     // sense because the buffer is not in fact detached, it's still there
     if ((int64_t)ta->offset + ta->length > abuf->byte_length)
-        return JS_ThrowTypeError(ctx, "out of bound");
+        return JS_ThrowTypeErrorArrayBufferOOB(ctx);
     ptr = abuf->data + ta->offset + pos;
 
     switch(class_id) {
@@ -63789,8 +64294,10 @@ static JSObject *js_atomics_get_buf(JSContext *ctx,
         err = !(p->class_id >= JS_CLASS_INT8_ARRAY &&
                 p->class_id <= JS_CLASS_BIG_UINT64_ARRAY);
     if (err) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
     fail:
-        JS_ThrowTypeError(ctx, "integer TypedArray expected");
+        JS_ThrowTypeError(ctx, "%s is not an integer typed array.",
+                          js_v8_value_str(ctx, buf, sizeof(buf), obj));
         return NULL;
     }
     ta = p->u.typed_array;
@@ -63805,12 +64312,18 @@ static JSObject *js_atomics_get_buf(JSContext *ctx,
             return NULL;
         }
     }
-    if (JS_ToIndex(ctx, &idx, idx_val)) {
-        return NULL;
+    /* ToIndex, then the bound: V8 prints the index as the program passed it */
+    {
+        int64_t v;
+        if (JS_ToInt64Sat(ctx, &v, idx_val))
+            return NULL;
+        idx = v < 0 || v > MAX_SAFE_INTEGER ? UINT64_MAX : v;
     }
     /* if the array buffer is detached, p->u.array.count = 0 */
     if (idx >= p->u.array.count) {
-        JS_ThrowRangeError(ctx, "out-of-bound access");
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowRangeError(ctx, "Invalid atomic access index: %s",
+                           js_v8_value_str(ctx, buf, sizeof(buf), idx_val));
         return NULL;
     }
     if (pabuf)
@@ -64450,7 +64963,7 @@ static JSValue js_weakref_constructor(JSContext *ctx, JSValueConst new_target,
                                       int argc, JSValueConst *argv)
 {
     if (JS_IsUndefined(new_target))
-        return JS_ThrowTypeError(ctx, "constructor requires 'new'");
+        return js_v8_throw_requires_new(ctx, JS_UNDEFINED);
     JSValueConst arg = argv[0];
     if (!is_valid_weakref_target(arg))
         return JS_ThrowTypeError(ctx, "WeakRef: invalid target");
@@ -64587,7 +65100,7 @@ static JSValue js_finrec_constructor(JSContext *ctx, JSValueConst new_target,
                                      int argc, JSValueConst *argv)
 {
     if (JS_IsUndefined(new_target))
-        return JS_ThrowTypeError(ctx, "constructor requires 'new'");
+        return js_v8_throw_requires_new(ctx, JS_UNDEFINED);
     JSValueConst cb = argv[0];
     if (!JS_IsFunction(ctx, cb))
         return JS_ThrowTypeError(ctx, "FinalizationRegistry: cleanup must be callable");
