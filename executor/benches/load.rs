@@ -100,23 +100,51 @@ impl Daemon {
             let Some((name, ticks)) = thread_cpu(&task.path().join("stat")) else {
                 continue;
             };
+            let switches = thread_switches(&task.path().join("status"));
             if name.starts_with("codemode-isolat") {
                 cpu.workers += ticks;
+                cpu.worker_switches += switches;
             } else {
                 cpu.rest += ticks;
+                cpu.rest_switches += switches;
             }
         }
         cpu
     }
 }
 
-/// The daemon's CPU time, in clock ticks (10 ms).
+/// The daemon's CPU time, in clock ticks (10 ms), and its threads' context switches.
 #[derive(Default, Clone, Copy)]
 struct DaemonCpu {
     /// The isolate workers' (threads `codemode-isolate-N`).
     workers: u64,
     /// Every other thread's: the tokio runtime's, which serves the sockets.
     rest: u64,
+    /// The isolate workers' context switches (each time a thread left its core, waiting or
+    /// preempted).
+    worker_switches: u64,
+    /// Every other thread's.
+    rest_switches: u64,
+}
+
+/// How many times a thread left its core so far (`voluntary_ctxt_switches` and
+/// `nonvoluntary_ctxt_switches` of its `/proc/…/status`); 0 for a thread that ended.
+fn thread_switches(status: &Path) -> u64 {
+    let text = std::fs::read_to_string(status).unwrap_or_default();
+    text.lines()
+        .filter(|line| line.contains("ctxt_switches:"))
+        .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .sum()
+}
+
+/// This process's threads' context switches so far.
+fn own_switches() -> u64 {
+    std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|task| thread_switches(&task.path().join("status")))
+        .sum()
 }
 
 /// A thread's name and the CPU time it has spent (user and system), in clock ticks, from its
@@ -139,28 +167,36 @@ fn own_cpu() -> u64 {
 /// CPU time per run across a phase: the daemon's workers', the daemon's rest, and the
 /// clients' (this process's), from readings before and after it.
 struct CpuPerRun {
-    before: (DaemonCpu, u64),
+    before: (DaemonCpu, u64, u64),
 }
 
 impl CpuPerRun {
     fn start(daemon: &Daemon) -> CpuPerRun {
         CpuPerRun {
-            before: (daemon.cpu(), own_cpu()),
+            before: (daemon.cpu(), own_cpu(), own_switches()),
         }
     }
 
-    /// `cpu: daemon N µs/run (workers N, runtime N), clients N µs/run` over `runs`.
+    /// `cpu per run: daemon N µs (workers N, runtime N), clients N µs`, then the context
+    /// switches per run split the same way, over `runs`.
     fn line(&self, daemon: &Daemon, runs: usize) -> String {
-        let (after, own) = (daemon.cpu(), own_cpu());
-        let (before, own_before) = self.before;
+        let (after, own, own_switched) = (daemon.cpu(), own_cpu(), own_switches());
+        let (before, own_before, own_switched_before) = self.before;
         // A tick is 10 ms: 10,000 µs.
         let per_run = |ticks: u64| ticks as f64 * 10_000.0 / runs.max(1) as f64;
         let workers = per_run(after.workers.saturating_sub(before.workers));
         let rest = per_run(after.rest.saturating_sub(before.rest));
         let clients = per_run(own.saturating_sub(own_before));
+        let switches =
+            |after: u64, before: u64| after.saturating_sub(before) as f64 / runs.max(1) as f64;
+        let worker_switches = switches(after.worker_switches, before.worker_switches);
+        let rest_switches = switches(after.rest_switches, before.rest_switches);
+        let client_switches = switches(own_switched, own_switched_before);
         format!(
-            "cpu per run: daemon {:.0} µs (workers {workers:.0}, runtime {rest:.0}), clients {clients:.0} µs",
-            workers + rest
+            "cpu per run: daemon {:.0} µs (workers {workers:.0}, runtime {rest:.0}), clients {clients:.0} µs; \
+             context switches per run: daemon {:.2} (workers {worker_switches:.2}, runtime {rest_switches:.2}), clients {client_switches:.2}",
+            workers + rest,
+            worker_switches + rest_switches,
         )
     }
 }

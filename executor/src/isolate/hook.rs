@@ -20,3 +20,21 @@ pub(super) fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'j
         .map(|hook| hook.0.clone())
         .ok_or(rquickjs::Error::Unknown)
 }
+
+/// The program's `this` (an instance of the reference's `CodeExecutor`), made with the
+/// sandbox and kept in the runtime's userdata beside the hook: the run hands it to the
+/// program's module (see `run.rs`, `THIS_CLOSE`).
+pub(super) struct ProgramThis<'js>(pub(super) Object<'js>);
+
+// SAFETY: as the hook's: a value of the context it was made in, re-borrowed with that
+// context's lifetime.
+unsafe impl<'js> JsLifetime<'js> for ProgramThis<'js> {
+    type Changed<'to> = ProgramThis<'to>;
+}
+
+/// The program's `this` of the sandbox `ctx` belongs to.
+pub(super) fn program_this<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    ctx.userdata::<ProgramThis<'js>>()
+        .map(|this| this.0.clone())
+        .ok_or(rquickjs::Error::Unknown)
+}

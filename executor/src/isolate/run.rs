@@ -28,7 +28,7 @@ use super::failure::{
     START_FAILED, StartFailure, module_syntax_failure, quickjs_failure, rendered_error,
     start_failure, syntax_location, translate_at,
 };
-use super::hook::internal_object;
+use super::hook::{internal_object, program_this};
 use super::host::{SharedHost, TIMER_COST};
 use super::memory::Meter;
 use super::modules::{MAIN_MODULE, ModuleMap, check_names, check_syntax, module_map};
@@ -53,8 +53,18 @@ const THIS_OPEN: &str = "(function () { return (";
 /// program runs in that binding's temporal dead zone (`result = 1` without a declaration:
 /// `Cannot access 'result' before initialization`); the wrapper's `let result`, which
 /// nothing ever initializes, keeps that zone.
-const THIS_CLOSE: &str = "; let result; }).call(new (class CodeExecutor extends (class WorkerEntrypoint { \
-    get [Symbol.toStringTag]() { return \"WorkerEntrypoint\" } }) { evaluate() {} })())";
+///
+/// The `this` it calls the program's function with is the sandbox's own `CodeExecutor`
+/// (made when the sandbox was prepared, see [`super::sandbox`], so part of its image and as
+/// fresh for every run as the rest of the scope): the host hands it over in the module's
+/// `import.meta` under [`THIS_KEY`], and the wrapper takes it out before any of the
+/// program's code runs. Compiling and defining the two classes for every run cost more
+/// than the program itself.
+const THIS_CLOSE: &str = "; let result; }).call(((meta) => { const executor = meta[\"codemode.this\"]; \
+    delete meta[\"codemode.this\"]; return executor; })(import.meta))";
+
+/// The `import.meta` key [`THIS_CLOSE`] takes the program's `this` from.
+const THIS_KEY: &str = "codemode.this";
 
 /// The bounds one run gets.
 #[derive(Debug, Clone, Copy)]
@@ -361,6 +371,16 @@ impl Session {
                         (failure, _) => failure,
                     }
                 })?;
+            // The program's `this` (see THIS_CLOSE): the wrapper takes it out of
+            // `import.meta` before the program runs.
+            let executor = program_this(&ctx)
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
+            declared
+                .meta()
+                .and_then(|meta| meta.set(THIS_KEY, executor))
+                .catch(&ctx)
+                .map_err(|e| fail(&ctx, e, ""))?;
             let (module, loaded) = declared
                 .eval()
                 .catch(&ctx)

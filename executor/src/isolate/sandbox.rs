@@ -22,12 +22,13 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
+use rquickjs::context::EvalOptions;
 use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
 
 use super::bounds::Interrupt;
 use super::compiled::InternalScript;
 use super::failure::{quickjs_failure, start_failure_text};
-use super::hook::{InternalHook, internal_object};
+use super::hook::{InternalHook, ProgramThis, internal_object};
 use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
 use super::modules::ModuleMap;
@@ -333,6 +334,12 @@ fn fail_text(error: rquickjs::CaughtError<'_>) -> Error {
     Error::StartFailed(start_failure_text(error, "", &Default::default()))
 }
 
+/// The program's `this`, as one expression: an instance of the classes the reference runs the
+/// program in (its `WorkerEntrypoint`, a `CodeExecutor`), so `this.count` reads undefined and
+/// `String(this)` is `[object WorkerEntrypoint]`.
+const EXECUTOR_CLASSES: &str = "new (class CodeExecutor extends (class WorkerEntrypoint { \
+    get [Symbol.toStringTag]() { return \"WorkerEntrypoint\" } }) { evaluate() {} })()";
+
 /// Runs `bootstrap.js` with the host functions and keeps the internal object it returns
 /// out of the program's reach, in the runtime's userdata.
 fn install_bootstrap(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
@@ -350,6 +357,18 @@ fn install_bootstrap(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
     // SAFETY: engine patch 0041's setter takes its own reference to the hook, a function of
     // this live context.
     unsafe { JS_SetErrorPrepareStackTrace(ctx.as_raw().as_ptr(), stack_hook.as_raw()) };
+    // The program's `this` (run.rs, `THIS_CLOSE`): made here, once per sandbox, so a run
+    // compiles and defines no class of its own; restoring the image makes it again what it
+    // was, whatever a run did to it. Its source is kept: `this.constructor` prints it.
+    let mut options = EvalOptions::default();
+    options.filename = Some(super::modules::MAIN_MODULE.into());
+    let executor: Object = ctx
+        .eval_with_options(EXECUTOR_CLASSES, options)
+        .catch(ctx)
+        .map_err(fail_text)?;
+    ctx.store_userdata(ProgramThis(executor)).map_err(|_| {
+        Error::StartFailed("the sandbox's program `this` could not be stored".into())
+    })?;
     ctx.store_userdata(InternalHook(internal)).map_err(|_| {
         Error::StartFailed("the sandbox's internal hook could not be stored".into())
     })?;

@@ -159,3 +159,42 @@ async fn a_runs_modules_are_gone_for_the_next() {
     );
     assert_ne!(after.result, with_module.result);
 }
+
+/// What a program sees of its `this`, its two classes and its module's `import.meta`.
+const THIS_PROBE: &str = "async () => [String(this), Object.keys(this).length, this.mark, \
+    Object.getPrototypeOf(this).mark, this.constructor.mark, \
+    Object.getPrototypeOf(Object.getPrototypeOf(this)).mark, typeof this.evaluate, \
+    Reflect.ownKeys(import.meta).length].join('|')";
+
+/// The program's `this` (a `CodeExecutor`, as the reference's) is made once per sandbox,
+/// when it is prepared: what a run does to it, its prototypes or its classes is gone for the
+/// next run, which sees it as the first run of a new sandbox does.
+#[tokio::test]
+async fn a_runs_this_is_fresh_for_the_next() {
+    let fresh = run(&one_sandbox(), THIS_PROBE).await;
+    assert_eq!(
+        fresh.result,
+        JsValue::String("[object WorkerEntrypoint]|0|||||function|0".into()),
+        "{fresh:?}"
+    );
+    let executor = one_sandbox();
+    for round in 0..3 {
+        let changed = run(
+            &executor,
+            "async () => { const proto = Object.getPrototypeOf(this); \
+             this.mark = 1; proto.mark = 2; this.constructor.mark = 3; \
+             Object.getPrototypeOf(proto).mark = 4; delete proto.evaluate; \
+             Object.defineProperty(Object.getPrototypeOf(proto), Symbol.toStringTag, \
+               { get: () => 'Changed' }); \
+             import.meta.mark = 5; return String(this) }",
+        )
+        .await;
+        assert_eq!(
+            changed.result,
+            JsValue::String("[object Changed]".into()),
+            "round {round}: {changed:?}"
+        );
+        let after = run(&executor, THIS_PROBE).await;
+        assert_eq!(after.result, fresh.result, "round {round}");
+    }
+}
