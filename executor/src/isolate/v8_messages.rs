@@ -76,8 +76,10 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
             })
             .unwrap_or_else(|| message.to_string());
     }
-    if let Some(rest) = message.strip_prefix("Cannot destructure '") {
-        let nullish = if rest.starts_with("null'") {
+    if message.starts_with("Cannot destructure '") {
+        // Read from the tail: a text translated once already (`'object null' as it is
+        // null.`) translates the same again.
+        let nullish = if message.ends_with(" as it is null.") {
             "null"
         } else {
             "undefined"
@@ -87,6 +89,10 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
             .map(|(property, source)| match source {
                 // A pattern inside a pattern: V8 reads the property it stands for.
                 None => format!("Cannot read properties of {nullish} (reading '{property}')"),
+                // An empty pattern (`function f({}) {}`) names only the value.
+                Some(source) if property.is_empty() => {
+                    format!("Cannot destructure '{source}' as it is {nullish}.")
+                }
                 Some(source) => format!(
                     "Cannot destructure property '{property}' of '{source}' as it is {nullish}."
                 ),
@@ -291,8 +297,12 @@ fn spread_in_call(bytes: &[u8], at: usize) -> bool {
 /// The first property of the object pattern nearest `line`:`column` and V8's rendering of
 /// what it destructures (`const { b } = a` -> (`b`, `a`)); a parameter's pattern, which has
 /// no source expression, renders as the value (`undefined`), a `for…of` head's as `.for`, a
-/// catch parameter's as `.catch` (V8's names for the values it has no source for); `None`
-/// for a pattern nested in another (`{ a: { b } }`).
+/// catch parameter's as `.catch` (V8's names for the values it has no source for), a
+/// parameter's pattern with a default as V8's rendering of that default's place (three
+/// intermediate values, whatever the default); a pattern nested in another renders its own
+/// default (`{ a: { b } = {} }` -> `{}`, whether or not the default was taken), and without
+/// one is `None` (`{ a: { b } }`: V8 reads the property). An empty pattern's property is
+/// empty.
 fn destructured_at(
     source: &str,
     line: usize,
@@ -322,9 +332,11 @@ fn destructured_at(
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect();
-        if property.is_empty() {
+        if property.is_empty() && !inner.trim().is_empty() {
             continue;
         }
+        let parameter =
+            (before.ends_with('(') || before.ends_with(',')) && in_parameter_list(text, open);
         // A first property with a default (`{ a = 1 } = x`): V8 reads it as a property.
         let defaulted = inner[property.len()..]
             .trim_start()
@@ -335,7 +347,13 @@ fn destructured_at(
             .strip_prefix('=')
             .filter(|a| !a.starts_with(['=', '>']))
         {
+            Some(rest) if nested => {
+                let start = text.len() - rest.len();
+                let end = expression_end(text, start, 0);
+                Some(call_site::render(&text[start..end]).unwrap_or_else(|| INTERMEDIATE.into()))
+            }
             _ if nested || defaulted => None,
+            Some(_) if parameter => Some(INTERMEDIATE.repeat(3)),
             Some(rest) => {
                 let start = text.len() - rest.len();
                 let end = expression_end(text, start, 0);
@@ -365,6 +383,34 @@ fn destructured_at(
         }
     }
     best.map(|(_, property, source)| (property, source))
+}
+
+/// V8's rendering of a value it has no expression for.
+const INTERMEDIATE: &str = "(intermediate value)";
+
+/// Whether the bracket at `open` stands in a function's parameter list: the nearest
+/// unclosed `(` before it closes on a `)` followed by `=>` or `{`.
+fn in_parameter_list(text: &str, open: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    for i in (0..open).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'[' | b'{' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            b'(' if depth > 0 => depth -= 1,
+            b'(' => {
+                return matching_close(bytes, i).is_some_and(|close| {
+                    let after = text[close + 1..].trim_start();
+                    after.starts_with("=>") || after.starts_with('{')
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Where the expression starting at `start` ends: at a `,`, `;` or closing bracket at
@@ -658,6 +704,11 @@ pub(super) fn translate_syntax_error(
         + column.saturating_sub(1);
     let rest = source.get(offset..).unwrap_or("");
     let rest = rest.trim_start();
+    // A regular expression literal's flags: the engine words it as the constructor does.
+    if message.starts_with("Invalid flags supplied to RegExp constructor") && rest.starts_with('/')
+    {
+        return "Invalid regular expression flags".into();
+    }
     let Some(first) = rest.chars().next() else {
         return "Unexpected end of input".into();
     };
@@ -794,6 +845,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_literals_flags_are_worded_as_v8_words_them() {
+        // Measured on reference@0.5.6: `/a/gg;` starting the program's second line.
+        assert_eq!(
+            translate_syntax_error(
+                "Invalid flags supplied to RegExp constructor 'gg'",
+                "x;\n/a/gg;",
+                2,
+                1
+            ),
+            "Invalid regular expression flags"
+        );
+    }
+
+    #[test]
     fn a_stray_backslash_is_no_token() {
         assert_eq!(
             translate_syntax_error(
@@ -915,6 +980,32 @@ mod tests {
         assert_eq!(
             at("try { f() } catch ({ message }) {}", 1, 20),
             "Cannot destructure property 'message' of '.catch' as it is undefined."
+        );
+        // Measured on reference@0.5.6: a nested pattern's default, a parameter's default, an
+        // empty parameter pattern.
+        assert_eq!(
+            at("var f = ({ w: { x, y } = { x: 4, y: 5 } }) => {};", 1, 15),
+            "Cannot destructure property 'x' of '{(intermediate value)(intermediate value)}' as it is undefined."
+        );
+        assert_eq!(
+            at("var f = ({ w: { x } = undefined }) => {};", 1, 15),
+            "Cannot destructure property 'x' of 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("var f = ({ x } = undefined) => {};", 1, 10),
+            "Cannot destructure property 'x' of '(intermediate value)(intermediate value)(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("function f({} = undefined) {}", 1, 12),
+            "Cannot destructure '(intermediate value)(intermediate value)(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("function f(a, {}) {}", 1, 15),
+            "Cannot destructure 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("const {} = undefined;", 1, 7),
+            "Cannot destructure 'undefined' as it is undefined."
         );
     }
 
