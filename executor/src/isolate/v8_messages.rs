@@ -200,7 +200,13 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     for (at, _) in text.match_indices(" of ") {
         let start = at + 4;
         let end = expression_end(text, start, b')');
-        candidates.push((start, &text[start..end], Iterated::ForOf));
+        let head = text[..at].trim_end();
+        let how = if head.ends_with(']') && text[start..end].trim_start().starts_with('[') {
+            Iterated::ForOfArrayPattern
+        } else {
+            Iterated::ForOf
+        };
+        candidates.push((start, &text[start..end], how));
     }
     for (at, _) in text.match_indices("...") {
         let start = at + 3;
@@ -218,7 +224,7 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         }
         let start = at + 3;
         let end = expression_end(text, start, 0);
-        candidates.push((start, &text[start..end], Iterated::ArrayPattern));
+        candidates.push((start, &text[start..end], array_pattern(text, at)));
     }
     for (at, _) in text.match_indices("yield*") {
         let end = expression_end(text, at + 6, 0);
@@ -235,9 +241,26 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
                 start.abs_diff(column).min(end.abs_diff(column))
             }
         })?;
-    // V8 keeps its default text for `yield*` of a value that is not iterable.
-    if how == Iterated::YieldStar {
+    // V8 keeps its default text for `yield*` of a value that is not iterable, for an
+    // assignment's array pattern or a parameter's, and for a pattern inside one (`[[x]] =
+    // [null]`: the inner pattern's value has no expression).
+    if matches!(
+        how,
+        Iterated::YieldStar | Iterated::ArrayAssignment | Iterated::ArrayParameterDefault
+    ) || (matches!(how, Iterated::ArrayPattern | Iterated::ArrayDefault)
+        && expression.trim_start().starts_with('['))
+    {
         return None;
+    }
+    // A nested pattern's default is printed when it is a name (`{ a: [x] = n }`: `n is not
+    // iterable`, taken or not), and not when it is a literal (`= 5`, `= [4, 5]`).
+    if how == Iterated::ArrayDefault && !is_identifier(expression.trim()) {
+        return None;
+    }
+    // An element of a for-of over an array literal, destructured by an array pattern: V8
+    // names the loop's hidden variable.
+    if how == Iterated::ForOfArrayPattern {
+        return Some(Site::Expression(".for".into()));
     }
     // An awaited value is one V8 does not print.
     if expression.trim_start().starts_with("await ") && how != Iterated::SpreadArgument {
@@ -250,13 +273,48 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     if call_site::is_call(expression) {
         // An array pattern over a call's result keeps V8's default text
         // (`const [a] = m.get(k)`: `undefined is not iterable (cannot read property …)`).
-        if how == Iterated::ArrayPattern {
+        if matches!(how, Iterated::ArrayPattern | Iterated::ArrayDefault) {
             return None;
         }
         let callee = rendered.strip_suffix("(...)")?;
         return Some(Site::Call(callee.to_string()));
     }
     Some(Site::Expression(rendered))
+}
+
+/// What the array pattern closing at `close` (its `]`) destructures: a declaration's
+/// initializer, a default (the pattern stands in another pattern or a parameter list), or an
+/// assignment's right side.
+fn array_pattern(text: &str, close: usize) -> Iterated {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut open = None;
+    for i in (0..=close).rev() {
+        match bytes[i] {
+            b']' | b')' | b'}' => depth += 1,
+            b'[' | b'(' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(open) = open else {
+        return Iterated::ArrayPattern;
+    };
+    let before = text[..open].trim_end();
+    if ["const", "let", "var"].iter().any(|k| before.ends_with(k)) {
+        Iterated::ArrayPattern
+    } else if before.ends_with(':') || before.ends_with('[') {
+        Iterated::ArrayDefault
+    } else if (before.ends_with('(') || before.ends_with(',')) && in_parameter_list(text, open) {
+        Iterated::ArrayParameterDefault
+    } else {
+        Iterated::ArrayAssignment
+    }
 }
 
 /// How an expression is iterated: V8 words each differently.
@@ -267,8 +325,18 @@ enum Iterated {
     Spread,
     /// A spread among a call's arguments (`f(...x)`).
     SpreadArgument,
-    /// The right side of an array pattern (`const [a] = x`).
+    /// The right side of a declaration's array pattern (`const [a] = x`).
     ArrayPattern,
+    /// The default of an array pattern inside a pattern (`{ a: [x] = d }`).
+    ArrayDefault,
+    /// The default of an array pattern that is a parameter (`([x] = d) =>`).
+    ArrayParameterDefault,
+    /// The array literal a for-of with an array pattern iterates (`for (const [a] of [x])`):
+    /// the element failed, not the literal.
+    ForOfArrayPattern,
+    /// The right side of an assignment's array pattern (`[a] = x`), where V8 keeps its
+    /// default text.
+    ArrayAssignment,
     /// A delegating `yield*`, where V8 keeps its default text.
     YieldStar,
 }
@@ -930,7 +998,69 @@ mod tests {
                 None
             ),
             "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        ); // Measured on reference@0.5.6: an array pattern's default is printed only when taken
+        // (the value is undefined), an assignment's pattern and a pattern inside a pattern
+        // keep the default text.
+        let null_at = |source, column| {
+            translate_message(
+                "object null is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        let undefined_at = |source, column| {
+            translate_message(
+                "undefined is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            null_at("var f = ({ w: [x, y] = [4, 5] }) => {};", 15),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
         );
+        assert_eq!(
+            undefined_at("var f = ({ w: [x] = undefined }) => {};", 15),
+            "undefined is not iterable"
+        );
+        assert_eq!(
+            null_at("var f = ({ w: [x] = n }) => {};", 15),
+            "n is not iterable"
+        );
+        assert_eq!(
+            translate_message(
+                "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source: "var f = ({ w: [x] = 5 }) => {};",
+                    line: 1,
+                    column: 15,
+                }),
+            ),
+            "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            undefined_at("var f = ([x] = undefined) => {};", 10),
+            "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            null_at("for (const [a] of [null]) {}", 19),
+            ".for is not iterable"
+        );
+        assert_eq!(
+            null_at("var f = ([[x]] = [null]) => {};", 10),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            null_at("[x] = null;", 1),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(null_at("const [x] = null;", 7), "null is not iterable");
     }
 
     #[test]
