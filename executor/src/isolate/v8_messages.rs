@@ -201,10 +201,15 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         let start = at + 4;
         let end = expression_end(text, start, b')');
         let head = text[..at].trim_end();
-        let how = if head.ends_with(']') && text[start..end].trim_start().starts_with('[') {
-            Iterated::ForOfArrayPattern
-        } else {
-            Iterated::ForOf
+        // (a declaration's pattern: an assignment's, `for ([x] of ...)`, keeps the default)
+        let declared = head.find('[').is_some_and(|open| {
+            let before = head[..open].trim_end();
+            ["const", "let", "var"].iter().any(|k| before.ends_with(k))
+        });
+        let how = match head.ends_with(']') && text[start..end].trim_start().starts_with('[') {
+            true if declared => Iterated::ForOfArrayPattern,
+            true => Iterated::ArrayAssignment,
+            false => Iterated::ForOf,
         };
         candidates.push((start, &text[start..end], how));
     }
@@ -1051,6 +1056,10 @@ mod tests {
         assert_eq!(
             null_at("for (const [a] of [null]) {}", 19),
             ".for is not iterable"
+        );
+        assert_eq!(
+            null_at("for ([a] of [null]) {}", 13),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
         );
         assert_eq!(
             null_at("var f = ([[x]] = [null]) => {};", 10),
