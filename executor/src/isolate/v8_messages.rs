@@ -785,6 +785,17 @@ pub(super) fn translate_syntax_error(
         + column.saturating_sub(1);
     let rest = source.get(offset..).unwrap_or("");
     let rest = rest.trim_start();
+    // An update's operand that is no reference: the engine locates it at the operand, so the
+    // text before it tells a prefix update from a postfix one.
+    if message == "invalid increment/decrement operand" {
+        let before = source[..source.len() - rest.len()].trim_end();
+        let fix = if before.ends_with("++") || before.ends_with("--") {
+            "prefix"
+        } else {
+            "postfix"
+        };
+        return format!("Invalid left-hand side expression in {fix} operation");
+    }
     // A regular expression literal's flags: the engine words it as the constructor does.
     if message.starts_with("Invalid flags supplied to RegExp constructor") && rest.starts_with('/')
     {
@@ -924,6 +935,22 @@ const PUNCTUATORS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_update_of_no_reference_names_prefix_or_postfix() {
+        // Measured on reference@0.5.6: `1++` and `++1` starting the program's second line.
+        let at = |source, column| {
+            translate_syntax_error("invalid increment/decrement operand", source, 2, column)
+        };
+        assert_eq!(
+            at("x;\n1++;", 1),
+            "Invalid left-hand side expression in postfix operation"
+        );
+        assert_eq!(
+            at("x;\n++1;", 3),
+            "Invalid left-hand side expression in prefix operation"
+        );
+    }
 
     #[test]
     fn a_literals_flags_are_worded_as_v8_words_them() {

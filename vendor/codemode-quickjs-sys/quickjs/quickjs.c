@@ -28746,6 +28746,7 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
 static __exception int js_parse_unary(JSParseState *s, int parse_flags)
 {
     int op;
+    const uint8_t *operand_ptr;
 
     switch(s->token.val) {
     case '+':
@@ -28788,10 +28789,14 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
             op = s->token.val;
             if (next_token(s))
                 return -1;
+            /* V8 locates an invalid operand at the operand's start */
+            operand_ptr = s->token.ptr;
             if (js_parse_unary(s, 0))
                 return -1;
-            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op))
+            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op)) {
+                js_parse_locate_error(s, operand_ptr);
                 return -1;
+            }
             emit_op(s, OP_dec + op - TOK_DEC);
             put_lvalue(s, opcode, scope, name, label, PUT_LVALUE_KEEP_TOP,
                        false);
@@ -28833,6 +28838,7 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
         parse_flags = 0;
         break;
     default:
+        operand_ptr = s->token.ptr;
         if (js_parse_postfix_expr(s, PF_POSTFIX_CALL))
             return -1;
         if (!s->got_lf &&
@@ -28840,8 +28846,10 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
             int opcode, op, scope, label;
             JSAtom name;
             op = s->token.val;
-            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op))
+            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op)) {
+                js_parse_locate_error(s, operand_ptr);
                 return -1;
+            }
             emit_op(s, OP_post_dec + op - TOK_DEC);
             put_lvalue(s, opcode, scope, name, label, PUT_LVALUE_KEEP_SECOND,
                        false);
