@@ -16,9 +16,10 @@ const CONNECTOR_LINES: usize = 13;
 
 /// The location the reference appends to a start failure for a syntax error at `line`:
 /// `column` (1-based) of the normalized program: `\n  at executor.js:LINE` when the error
-/// is at the start of its line, `\n  at executor.js:LINE:COLUMN` otherwise. (The reference
-/// prints the second form too; the catalogue redacts it, rule `worker-start-location`, so its
-/// column is not measured.)
+/// is at the start of its line, `\n  at executor.js:LINE:COLUMN` otherwise, the column
+/// counted from 0 as V8 counts it (`x )` on the program's second line is `57:2`). The
+/// catalogue redacts the second form (rule `worker-start-location`), so only the first is
+/// compared.
 pub fn start_location(
     line: usize,
     column: usize,
@@ -41,7 +42,7 @@ pub fn start_location(
     if column <= 1 {
         format!("\n  at executor.js:{module_line}")
     } else {
-        format!("\n  at executor.js:{module_line}:{column}")
+        format!("\n  at executor.js:{module_line}:{}", column - 1)
     }
 }
 
@@ -53,7 +54,7 @@ mod tests {
     fn lines_follow_the_newest_releases_module() {
         // Measured on reference@0.5.6: `interface` on the program's second line, no providers.
         assert_eq!(start_location(2, 1, &[], &[]), "\n  at executor.js:57");
-        assert_eq!(start_location(2, 5, &[], &[]), "\n  at executor.js:57:5");
+        assert_eq!(start_location(2, 5, &[], &[]), "\n  at executor.js:57:4");
         let provider = Provider {
             name: "codemode".into(),
             fns: Vec::new(),

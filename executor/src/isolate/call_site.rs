@@ -141,12 +141,13 @@ impl Parser<'_> {
                 Some(format!("[{}]", elements.join(",")))
             }
             b'{' => {
+                // An object literal: an intermediate value for each property.
                 let body = self.balanced()?;
-                Some(if body.trim().is_empty() {
-                    "{}".into()
-                } else {
-                    "{(intermediate value)}".into()
-                })
+                let properties = split_top_level(body)
+                    .into_iter()
+                    .filter(|p| !p.trim().is_empty())
+                    .count();
+                Some(format!("{{{}}}", "(intermediate value)".repeat(properties)))
             }
             b'0'..=b'9' | b'.' => {
                 let start = self.at;

@@ -123,7 +123,8 @@ fn syntax_message(
 }
 
 /// A module that does not parse, as the worker's start failure: V8's text, then the module
-/// and line (and column, when the token does not start its line).
+/// and line (and column, counted from 0 as V8 counts it, when the token does not start its
+/// line).
 pub(super) fn module_syntax_failure(
     error: CaughtError<'_>,
     modules: &BTreeMap<String, String>,
@@ -142,7 +143,7 @@ pub(super) fn module_syntax_failure(
         text.push_str(&if column <= 1 {
             format!("\n  at {name}:{line}")
         } else {
-            format!("\n  at {name}:{line}:{column}")
+            format!("\n  at {name}:{line}:{}", column - 1)
         });
     }
     StartFailure::Text(text)

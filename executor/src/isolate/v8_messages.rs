@@ -76,8 +76,10 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
             })
             .unwrap_or_else(|| message.to_string());
     }
-    if let Some(rest) = message.strip_prefix("Cannot destructure '") {
-        let nullish = if rest.starts_with("null'") {
+    if message.starts_with("Cannot destructure '") {
+        // Read from the tail: a text translated once already (`'object null' as it is
+        // null.`) translates the same again.
+        let nullish = if message.ends_with(" as it is null.") {
             "null"
         } else {
             "undefined"
@@ -87,6 +89,10 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
             .map(|(property, source)| match source {
                 // A pattern inside a pattern: V8 reads the property it stands for.
                 None => format!("Cannot read properties of {nullish} (reading '{property}')"),
+                // An empty pattern (`function f({}) {}`) names only the value.
+                Some(source) if property.is_empty() => {
+                    format!("Cannot destructure '{source}' as it is {nullish}.")
+                }
                 Some(source) => format!(
                     "Cannot destructure property '{property}' of '{source}' as it is {nullish}."
                 ),
@@ -194,7 +200,18 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     for (at, _) in text.match_indices(" of ") {
         let start = at + 4;
         let end = expression_end(text, start, b')');
-        candidates.push((start, &text[start..end], Iterated::ForOf));
+        let head = text[..at].trim_end();
+        // (a declaration's pattern: an assignment's, `for ([x] of ...)`, keeps the default)
+        let declared = head.find('[').is_some_and(|open| {
+            let before = head[..open].trim_end();
+            ["const", "let", "var"].iter().any(|k| before.ends_with(k))
+        });
+        let how = match head.ends_with(']') && text[start..end].trim_start().starts_with('[') {
+            true if declared => Iterated::ForOfArrayPattern,
+            true => Iterated::ArrayAssignment,
+            false => Iterated::ForOf,
+        };
+        candidates.push((start, &text[start..end], how));
     }
     for (at, _) in text.match_indices("...") {
         let start = at + 3;
@@ -212,7 +229,7 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         }
         let start = at + 3;
         let end = expression_end(text, start, 0);
-        candidates.push((start, &text[start..end], Iterated::ArrayPattern));
+        candidates.push((start, &text[start..end], array_pattern(text, at)));
     }
     for (at, _) in text.match_indices("yield*") {
         let end = expression_end(text, at + 6, 0);
@@ -229,9 +246,34 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
                 start.abs_diff(column).min(end.abs_diff(column))
             }
         })?;
-    // V8 keeps its default text for `yield*` of a value that is not iterable.
+    // V8 keeps its default text for `yield*` of a value that is not iterable, for an
+    // assignment's array pattern or a parameter's, and for a pattern inside one (`[[x]] =
+    // [null]`: the inner pattern's value has no expression).
+    // `yield*` of a call or a member (`yield* m.list()`) names the delegation, not the
+    // expression; of anything else V8 keeps its default text.
     if how == Iterated::YieldStar {
+        let operand = expression.trim_start().trim_start_matches("yield*");
+        let delegated = call_site::render(operand)
+            .is_some_and(|r| r.contains('.') || r.contains('[') || r.ends_with("(...)"));
+        return delegated.then(|| Site::Expression("yield* (intermediate value)".into()));
+    }
+    if matches!(
+        how,
+        Iterated::ArrayAssignment | Iterated::ArrayParameterDefault
+    ) || (matches!(how, Iterated::ArrayPattern | Iterated::ArrayDefault)
+        && expression.trim_start().starts_with('['))
+    {
         return None;
+    }
+    // A nested pattern's default is printed when it is a name (`{ a: [x] = n }`: `n is not
+    // iterable`, taken or not), and not when it is a literal (`= 5`, `= [4, 5]`).
+    if how == Iterated::ArrayDefault && !is_identifier(expression.trim()) {
+        return None;
+    }
+    // An element of a for-of over an array literal, destructured by an array pattern: V8
+    // names the loop's hidden variable.
+    if how == Iterated::ForOfArrayPattern {
+        return Some(Site::Expression(".for".into()));
     }
     // An awaited value is one V8 does not print.
     if expression.trim_start().starts_with("await ") && how != Iterated::SpreadArgument {
@@ -244,13 +286,48 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     if call_site::is_call(expression) {
         // An array pattern over a call's result keeps V8's default text
         // (`const [a] = m.get(k)`: `undefined is not iterable (cannot read property …)`).
-        if how == Iterated::ArrayPattern {
+        if matches!(how, Iterated::ArrayPattern | Iterated::ArrayDefault) {
             return None;
         }
         let callee = rendered.strip_suffix("(...)")?;
         return Some(Site::Call(callee.to_string()));
     }
     Some(Site::Expression(rendered))
+}
+
+/// What the array pattern closing at `close` (its `]`) destructures: a declaration's
+/// initializer, a default (the pattern stands in another pattern or a parameter list), or an
+/// assignment's right side.
+fn array_pattern(text: &str, close: usize) -> Iterated {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut open = None;
+    for i in (0..=close).rev() {
+        match bytes[i] {
+            b']' | b')' | b'}' => depth += 1,
+            b'[' | b'(' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(open) = open else {
+        return Iterated::ArrayPattern;
+    };
+    let before = text[..open].trim_end();
+    if ["const", "let", "var"].iter().any(|k| before.ends_with(k)) {
+        Iterated::ArrayPattern
+    } else if before.ends_with(':') || before.ends_with('[') {
+        Iterated::ArrayDefault
+    } else if (before.ends_with('(') || before.ends_with(',')) && in_parameter_list(text, open) {
+        Iterated::ArrayParameterDefault
+    } else {
+        Iterated::ArrayAssignment
+    }
 }
 
 /// How an expression is iterated: V8 words each differently.
@@ -261,8 +338,18 @@ enum Iterated {
     Spread,
     /// A spread among a call's arguments (`f(...x)`).
     SpreadArgument,
-    /// The right side of an array pattern (`const [a] = x`).
+    /// The right side of a declaration's array pattern (`const [a] = x`).
     ArrayPattern,
+    /// The default of an array pattern inside a pattern (`{ a: [x] = d }`).
+    ArrayDefault,
+    /// The default of an array pattern that is a parameter (`([x] = d) =>`).
+    ArrayParameterDefault,
+    /// The array literal a for-of with an array pattern iterates (`for (const [a] of [x])`):
+    /// the element failed, not the literal.
+    ForOfArrayPattern,
+    /// The right side of an assignment's array pattern (`[a] = x`), where V8 keeps its
+    /// default text.
+    ArrayAssignment,
     /// A delegating `yield*`, where V8 keeps its default text.
     YieldStar,
 }
@@ -291,8 +378,12 @@ fn spread_in_call(bytes: &[u8], at: usize) -> bool {
 /// The first property of the object pattern nearest `line`:`column` and V8's rendering of
 /// what it destructures (`const { b } = a` -> (`b`, `a`)); a parameter's pattern, which has
 /// no source expression, renders as the value (`undefined`), a `for…of` head's as `.for`, a
-/// catch parameter's as `.catch` (V8's names for the values it has no source for); `None`
-/// for a pattern nested in another (`{ a: { b } }`).
+/// catch parameter's as `.catch` (V8's names for the values it has no source for), a
+/// parameter's pattern with a default as V8's rendering of that default's place (three
+/// intermediate values, whatever the default); a pattern nested in another renders its own
+/// default (`{ a: { b } = {} }` -> `{}`, whether or not the default was taken), and without
+/// one is `None` (`{ a: { b } }`: V8 reads the property). An empty pattern's property is
+/// empty.
 fn destructured_at(
     source: &str,
     line: usize,
@@ -322,9 +413,11 @@ fn destructured_at(
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect();
-        if property.is_empty() {
+        if property.is_empty() && !inner.trim().is_empty() {
             continue;
         }
+        let parameter =
+            (before.ends_with('(') || before.ends_with(',')) && in_parameter_list(text, open);
         // A first property with a default (`{ a = 1 } = x`): V8 reads it as a property.
         let defaulted = inner[property.len()..]
             .trim_start()
@@ -335,7 +428,13 @@ fn destructured_at(
             .strip_prefix('=')
             .filter(|a| !a.starts_with(['=', '>']))
         {
+            Some(rest) if nested => {
+                let start = text.len() - rest.len();
+                let end = expression_end(text, start, 0);
+                Some(call_site::render(&text[start..end]).unwrap_or_else(|| INTERMEDIATE.into()))
+            }
             _ if nested || defaulted => None,
+            Some(_) if parameter => Some(INTERMEDIATE.repeat(3)),
             Some(rest) => {
                 let start = text.len() - rest.len();
                 let end = expression_end(text, start, 0);
@@ -365,6 +464,34 @@ fn destructured_at(
         }
     }
     best.map(|(_, property, source)| (property, source))
+}
+
+/// V8's rendering of a value it has no expression for.
+const INTERMEDIATE: &str = "(intermediate value)";
+
+/// Whether the bracket at `open` stands in a function's parameter list: the nearest
+/// unclosed `(` before it closes on a `)` followed by `=>` or `{`.
+fn in_parameter_list(text: &str, open: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    for i in (0..open).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'[' | b'{' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            b'(' if depth > 0 => depth -= 1,
+            b'(' => {
+                return matching_close(bytes, i).is_some_and(|close| {
+                    let after = text[close + 1..].trim_start();
+                    after.starts_with("=>") || after.starts_with('{')
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Where the expression starting at `start` ends: at a `,`, `;` or closing bracket at
@@ -658,6 +785,22 @@ pub(super) fn translate_syntax_error(
         + column.saturating_sub(1);
     let rest = source.get(offset..).unwrap_or("");
     let rest = rest.trim_start();
+    // An update's operand that is no reference: the engine locates it at the operand, so the
+    // text before it tells a prefix update from a postfix one.
+    if message == "invalid increment/decrement operand" {
+        let before = source[..source.len() - rest.len()].trim_end();
+        let fix = if before.ends_with("++") || before.ends_with("--") {
+            "prefix"
+        } else {
+            "postfix"
+        };
+        return format!("Invalid left-hand side expression in {fix} operation");
+    }
+    // A regular expression literal's flags: the engine words it as the constructor does.
+    if message.starts_with("Invalid flags supplied to RegExp constructor") && rest.starts_with('/')
+    {
+        return "Invalid regular expression flags".into();
+    }
     let Some(first) = rest.chars().next() else {
         return "Unexpected end of input".into();
     };
@@ -794,6 +937,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_update_of_no_reference_names_prefix_or_postfix() {
+        // Measured on reference@0.5.6: `1++` and `++1` starting the program's second line.
+        let at = |source, column| {
+            translate_syntax_error("invalid increment/decrement operand", source, 2, column)
+        };
+        assert_eq!(
+            at("x;\n1++;", 1),
+            "Invalid left-hand side expression in postfix operation"
+        );
+        assert_eq!(
+            at("x;\n++1;", 3),
+            "Invalid left-hand side expression in prefix operation"
+        );
+    }
+
+    #[test]
+    fn a_literals_flags_are_worded_as_v8_words_them() {
+        // Measured on reference@0.5.6: `/a/gg;` starting the program's second line.
+        assert_eq!(
+            translate_syntax_error(
+                "Invalid flags supplied to RegExp constructor 'gg'",
+                "x;\n/a/gg;",
+                2,
+                1
+            ),
+            "Invalid regular expression flags"
+        );
+    }
+
+    #[test]
     fn a_stray_backslash_is_no_token() {
         assert_eq!(
             translate_syntax_error(
@@ -823,9 +996,18 @@ mod tests {
             at("for (const x of await f()) {}", 1, 17),
             "(intermediate value) is not iterable"
         );
-        // `yield*` keeps V8's default text.
+        // `yield*` keeps V8's default text, but for a call or a member (measured on
+        // reference@0.5.6).
         assert_eq!(
             at("function* g() { yield* 5 } [...g()]", 1, 17),
+            "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            at("function* g() { yield* m.list() } [...g()]", 1, 17),
+            "yield* (intermediate value) is not iterable"
+        );
+        assert_eq!(
+            at("function* g() { yield* 10n } [...g()]", 1, 17),
             "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
         );
         let async_at = |source, column| {
@@ -865,7 +1047,73 @@ mod tests {
                 None
             ),
             "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        ); // Measured on reference@0.5.6: an array pattern's default is printed only when taken
+        // (the value is undefined), an assignment's pattern and a pattern inside a pattern
+        // keep the default text.
+        let null_at = |source, column| {
+            translate_message(
+                "object null is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        let undefined_at = |source, column| {
+            translate_message(
+                "undefined is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            null_at("var f = ({ w: [x, y] = [4, 5] }) => {};", 15),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
         );
+        assert_eq!(
+            undefined_at("var f = ({ w: [x] = undefined }) => {};", 15),
+            "undefined is not iterable"
+        );
+        assert_eq!(
+            null_at("var f = ({ w: [x] = n }) => {};", 15),
+            "n is not iterable"
+        );
+        assert_eq!(
+            translate_message(
+                "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source: "var f = ({ w: [x] = 5 }) => {};",
+                    line: 1,
+                    column: 15,
+                }),
+            ),
+            "number 5 is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            undefined_at("var f = ([x] = undefined) => {};", 10),
+            "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            null_at("for (const [a] of [null]) {}", 19),
+            ".for is not iterable"
+        );
+        assert_eq!(
+            null_at("for ([a] of [null]) {}", 13),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            null_at("var f = ([[x]] = [null]) => {};", 10),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            null_at("[x] = null;", 1),
+            "object null is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(null_at("const [x] = null;", 7), "null is not iterable");
     }
 
     #[test]
@@ -915,6 +1163,32 @@ mod tests {
         assert_eq!(
             at("try { f() } catch ({ message }) {}", 1, 20),
             "Cannot destructure property 'message' of '.catch' as it is undefined."
+        );
+        // Measured on reference@0.5.6: a nested pattern's default, a parameter's default, an
+        // empty parameter pattern.
+        assert_eq!(
+            at("var f = ({ w: { x, y } = { x: 4, y: 5 } }) => {};", 1, 15),
+            "Cannot destructure property 'x' of '{(intermediate value)(intermediate value)}' as it is undefined."
+        );
+        assert_eq!(
+            at("var f = ({ w: { x } = undefined }) => {};", 1, 15),
+            "Cannot destructure property 'x' of 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("var f = ({ x } = undefined) => {};", 1, 10),
+            "Cannot destructure property 'x' of '(intermediate value)(intermediate value)(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("function f({} = undefined) {}", 1, 12),
+            "Cannot destructure '(intermediate value)(intermediate value)(intermediate value)' as it is undefined."
+        );
+        assert_eq!(
+            at("function f(a, {}) {}", 1, 15),
+            "Cannot destructure 'undefined' as it is undefined."
+        );
+        assert_eq!(
+            at("const {} = undefined;", 1, 7),
+            "Cannot destructure 'undefined' as it is undefined."
         );
     }
 

@@ -23778,6 +23778,48 @@ int JS_PRINTF_FORMAT_ATTR(2, 3) js_parse_error(JSParseState *s, JS_PRINTF_FORMAT
 
 static __exception int next_token(JSParseState *s);
 
+/* V8 locates some syntax errors at the first token of the construct at fault
+   rather than at the token the parser stands on: an assignment's target, a
+   regular expression literal, a break statement. This moves the pending
+   syntax error's location to `ptr`, a position in the source (its 1-based
+   line and column, counted from the current token's line). */
+static void js_parse_locate_error(JSParseState *s, const uint8_t *ptr)
+{
+    JSContext *ctx = s->ctx;
+    JSValueConst error = ctx->rt->current_exception;
+    const uint8_t *p, *from, *to, *line_start;
+    int line_num, newlines, backtrace_flags;
+
+    if (!ptr || ptr < s->buf_start || ptr > s->buf_end || !s->token.ptr)
+        return;
+    if (JS_VALUE_GET_TAG(error) != JS_TAG_OBJECT ||
+        JS_VALUE_GET_OBJ(error)->class_id != JS_CLASS_ERROR)
+        return;
+    /* the line terminators between `ptr` and the current token, as the
+       tokenizer counts them: LF, CR not before LF, LS and PS */
+    from = ptr < s->token.ptr ? ptr : s->token.ptr;
+    to = ptr < s->token.ptr ? s->token.ptr : ptr;
+    newlines = 0;
+    for (p = from; p < to; p++) {
+        if (*p == '\n' || (*p == '\r' && p[1] != '\n') ||
+            (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)))
+            newlines++;
+    }
+    line_num = s->token.line_num + (ptr < s->token.ptr ? -newlines : newlines);
+    line_start = ptr;
+    while (line_start > s->buf_start && line_start[-1] != '\n' &&
+           line_start[-1] != '\r')
+        line_start--;
+    backtrace_flags = 0;
+    if (s->cur_func && s->cur_func->backtrace_barrier)
+        backtrace_flags = JS_BACKTRACE_FLAG_SINGLE_LEVEL;
+    /* the stack an error stores is built once: drop the first one */
+    JS_FreeValue(ctx, JS_VALUE_GET_OBJ(error)->u.object_data);
+    JS_VALUE_GET_OBJ(error)->u.object_data = JS_UNDEFINED;
+    build_backtrace(ctx, error, JS_UNDEFINED, s->filename, line_num,
+                    (int)(ptr - line_start) + 1, backtrace_flags);
+}
+
 static int js_parse_expect(JSParseState *s, int tok)
 {
     char buf[ATOM_GET_STR_BUF_SIZE];
@@ -24502,6 +24544,13 @@ static __exception int next_token(JSParseState *s)
                           flags);
             if (JS_IsException(ret))
                 goto fail;
+            /* V8: a numeric literal running into an escape (`1\u0031`) is
+               one invalid token, located at the literal's start */
+            if (*p == '\\') {
+                JS_FreeValue(s->ctx, ret);
+                js_parse_error(s, "Invalid or unexpected token");
+                goto fail;
+            }
             /* reject `10instanceof Number` */
             if (JS_VALUE_IS_NAN(ret) ||
                 lre_js_is_ident_next(utf8_decode(p, &p1))) {
@@ -28329,7 +28378,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
     parse_regexp:
         {
             JSValue str;
-            int ret, backtrace_flags;
+            int ret;
             if (!s->ctx->compile_regexp)
                 return js_parse_error(s, "RegExp are not supported");
             /* the previous token is '/' or '/=', so no need to free */
@@ -28339,15 +28388,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             str = s->ctx->compile_regexp(s->ctx, s->token.u.regexp.body,
                                          s->token.u.regexp.flags);
             if (JS_IsException(str)) {
-                /* add the line number info */
-                backtrace_flags = 0;
-                if (s->cur_func && s->cur_func->backtrace_barrier)
-                    backtrace_flags = JS_BACKTRACE_FLAG_SINGLE_LEVEL;
-                build_backtrace(s->ctx, s->ctx->rt->current_exception, JS_UNDEFINED,
-                                s->filename,
-                                s->token.line_num,
-                                s->token.col_num,
-                                backtrace_flags);
+                /* add the line number info: V8 locates the error at the
+                   literal's opening slash */
+                js_parse_locate_error(s, s->token.ptr);
                 return -1;
             }
             ret = emit_push_const(s, str, 0);
@@ -29040,6 +29083,7 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
 static __exception int js_parse_unary(JSParseState *s, int parse_flags)
 {
     int op;
+    const uint8_t *operand_ptr;
 
     switch(s->token.val) {
     case '+':
@@ -29082,10 +29126,14 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
             op = s->token.val;
             if (next_token(s))
                 return -1;
+            /* V8 locates an invalid operand at the operand's start */
+            operand_ptr = s->token.ptr;
             if (js_parse_unary(s, 0))
                 return -1;
-            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op))
+            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op)) {
+                js_parse_locate_error(s, operand_ptr);
                 return -1;
+            }
             emit_op(s, OP_dec + op - TOK_DEC);
             put_lvalue(s, opcode, scope, name, label, PUT_LVALUE_KEEP_TOP,
                        false);
@@ -29127,6 +29175,7 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
         parse_flags = 0;
         break;
     default:
+        operand_ptr = s->token.ptr;
         if (js_parse_postfix_expr(s, PF_POSTFIX_CALL))
             return -1;
         if (!s->got_lf &&
@@ -29134,8 +29183,10 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
             int opcode, op, scope, label;
             JSAtom name;
             op = s->token.val;
-            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op))
+            if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, true, op)) {
+                js_parse_locate_error(s, operand_ptr);
                 return -1;
+            }
             emit_op(s, OP_post_dec + op - TOK_DEC);
             put_lvalue(s, opcode, scope, name, label, PUT_LVALUE_KEEP_SECOND,
                        false);
@@ -29431,6 +29482,7 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
     int opcode, op, scope;
     JSAtom name0 = JS_ATOM_NULL;
     JSAtom name;
+    const uint8_t *target_ptr;
 
     if (s->token.val == TOK_YIELD) {
         bool is_star = false, is_async;
@@ -29616,6 +29668,8 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
         /* name0 is used to check for OP_set_name pattern, not duplicated */
         name0 = s->token.u.ident.atom;
     }
+    /* V8 locates an invalid assignment target at the target's start */
+    target_ptr = s->token.ptr;
     if (js_parse_cond_expr(s, parse_flags))
         return -1;
 
@@ -29624,8 +29678,10 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
         int label;
         if (next_token(s))
             return -1;
-        if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, (op != '='), op) < 0)
+        if (get_lvalue(s, &opcode, &scope, &name, &label, NULL, (op != '='), op) < 0) {
+            js_parse_locate_error(s, target_ptr);
             return -1;
+        }
 
         // comply with rather obtuse evaluation order of computed properties:
         // obj[key]=val evaluates val->obj->key when obj is null/undefined
@@ -29675,8 +29731,10 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
         if (next_token(s))
             return -1;
         if (get_lvalue(s, &opcode, &scope, &name, &label,
-                       &depth_lvalue, true, op) < 0)
+                       &depth_lvalue, true, op) < 0) {
+            js_parse_locate_error(s, target_ptr);
             return -1;
+        }
 
         emit_op(s, OP_dup);
         if (op == TOK_DOUBLE_QUESTION_MARK_ASSIGN)
@@ -31064,6 +31122,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
         {
             int is_cont = s->token.val - TOK_BREAK;
             int label;
+            const uint8_t *keyword_ptr = s->token.ptr;
 
             if (next_token(s))
                 goto fail;
@@ -31071,8 +31130,13 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                 label = s->token.u.ident.atom;
             else
                 label = JS_ATOM_NULL;
-            if (emit_break(s, label, is_cont))
+            if (emit_break(s, label, is_cont)) {
+                /* V8 locates an illegal break or continue at its keyword
+                   (an undefined label at the label) */
+                if (label == JS_ATOM_NULL)
+                    js_parse_locate_error(s, keyword_ptr);
                 goto fail;
+            }
             if (label != JS_ATOM_NULL) {
                 if (next_token(s))
                     goto fail;
