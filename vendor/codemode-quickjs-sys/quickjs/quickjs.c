@@ -27175,9 +27175,6 @@ static __exception int get_lvalue(JSParseState *s, int *popcode, int *pscope,
         scope = get_u16(fd->byte_code.buf + fd->last_opcode_pos + 5);
         if ((name == JS_ATOM_arguments || name == JS_ATOM_eval) &&
             fd->is_strict_mode) {
-            /* V8: a pattern's element names the pattern, anything else the name */
-            if (tok == '[' || tok == '{')
-                return js_parse_error(s, "Invalid destructuring assignment target");
             return js_parse_error(s, "Unexpected eval or arguments in strict mode");
         }
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
@@ -27207,6 +27204,9 @@ static __exception int get_lvalue(JSParseState *s, int *popcode, int *pscope,
     invalid_lvalue:
         /* V8's texts, by the construct the target is in */
         if (tok == TOK_FOR) {
+            /* V8 names the loop only where 'in' or 'of' follows */
+            if (s->token.val != TOK_IN && !token_is_pseudo_keyword(s, JS_ATOM_of))
+                return js_parse_expect(s, ';');
             return js_parse_error(s, "Invalid left-hand side in for-loop");
         } else if (tok == TOK_INC || tok == TOK_DEC) {
             /* a postfix operator is the current token, a prefix one was read */
@@ -27561,7 +27561,16 @@ static JSAtom js_parse_destructuring_var(JSParseState *s, int tok, bool is_arg)
     if (!(s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)
     ||  (s->cur_func->is_strict_mode &&
          (s->token.u.ident.atom == JS_ATOM_eval || s->token.u.ident.atom == JS_ATOM_arguments))) {
-        js_parse_error(s, "Invalid destructuring assignment target");
+        /* V8 names the word: eval and arguments, a reserved one, a keyword */
+        if (s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)
+            js_parse_error(s, "Unexpected eval or arguments in strict mode");
+        else if (s->token.val == TOK_AWAIT || s->token.val == TOK_YIELD ||
+                 s->token.val == TOK_IDENT)
+            js_parse_error_reserved_identifier(s);
+        else if (s->token.val >= TOK_FIRST_KEYWORD && s->token.val <= TOK_LAST_KEYWORD)
+            js_parse_expect(s, TOK_IDENT);
+        else
+            js_parse_error(s, "Invalid destructuring assignment target");
         return JS_ATOM_NULL;
     }
     name = JS_DupAtom(s->ctx, s->token.u.ident.atom);
