@@ -24,6 +24,7 @@
 //! - `text`: strings crossing out, every code unit kept (lone surrogates included);
 //! - `v8_messages`: the error texts the patched engine (`vendor/patches`) cannot word
 //!   alone, finished as V8 words them;
+//! - `v8_syntax_texts`: the syntax-error texts the engine words as V8 does, by the rule broken;
 //! - `call_site`: V8's rendering of an expression in a message, from the program's source;
 //! - `web`: the Web platform globals (URL, encoding, crypto, fetch's classes, Intl…).
 
@@ -45,6 +46,7 @@ mod sandbox;
 mod text;
 mod timers;
 mod v8_messages;
+mod v8_syntax_texts;
 mod web;
 
 use std::time::Duration;

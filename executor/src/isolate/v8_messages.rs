@@ -804,6 +804,16 @@ pub(super) fn translate_syntax_error(
     let Some(first) = rest.chars().next() else {
         return "Unexpected end of input".into();
     };
+    // A private name where none belongs: V8 names it as an identifier.
+    if let Some(name) = rest.strip_prefix('#') {
+        let word: String = name
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        if !word.is_empty() {
+            return format!("Unexpected identifier '#{word}'");
+        }
+    }
     // A backslash outside a string or an identifier's escape is no token at all.
     if first == '\\' {
         return "Invalid or unexpected token".into();
@@ -918,6 +928,7 @@ fn is_v8_syntax_text(message: &str) -> bool {
         || message == "Unexpected end of input"
         || message == "Invalid or unexpected token"
         || message == "Duplicate parameter name not allowed in this context"
+        || super::v8_syntax_texts::worded_by_rule(message)
 }
 
 /// Whether `word` is a keyword V8 reports as `Unexpected token '<word>'`.
@@ -963,6 +974,19 @@ mod tests {
                 1
             ),
             "Invalid regular expression flags"
+        );
+    }
+
+    #[test]
+    fn a_misplaced_private_name_is_an_unexpected_identifier() {
+        assert_eq!(
+            translate_syntax_error(
+                "unexpected token in expression: '#x'",
+                "class C { #x; m() { #x in #x in this } }",
+                1,
+                27
+            ),
+            "Unexpected identifier '#x'"
         );
     }
 

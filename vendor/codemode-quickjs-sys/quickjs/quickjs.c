@@ -23614,6 +23614,7 @@ typedef struct JSParseState {
     JSFunctionDef *cur_func;
     bool is_module; /* parsing a module */
     bool allow_html_comments;
+    bool in_for_await_binding; /* the binding pattern of a for-await head */
 } JSParseState;
 
 typedef struct JSOpCode {
@@ -23863,12 +23864,37 @@ static int js_parse_expect_semi(JSParseState *s)
     return next_token(s);
 }
 
+/* V8's texts for a reserved word where a name is wanted: 'yield' and 'await' as V8
+   reads them (escaped or not), any other escaped keyword as not being one */
 static int js_parse_error_reserved_identifier(JSParseState *s)
 {
     char buf1[ATOM_GET_STR_BUF_SIZE];
-    return js_parse_error(s, "'%s' is a reserved identifier",
+    if (s->token.u.ident.atom == JS_ATOM_yield)
+        return js_parse_error(s, "Unexpected strict mode reserved word");
+    if (s->token.u.ident.atom == JS_ATOM_await)
+        return js_parse_error(s, "Unexpected reserved word");
+    if (s->token.u.ident.has_escape)
+        return js_parse_error(s, "Keyword must not contain escaped characters");
+    return js_parse_error(s, "Unexpected token '%s'",
                           JS_AtomGetStr(s->ctx, buf1, sizeof(buf1),
                                         s->token.u.ident.atom));
+}
+
+static int peek_token(JSParseState *s, bool no_line_terminator);
+
+/* the same where an expression or a statement starts: V8 reads an escaped 'await'
+   of an async function as the keyword, escaped */
+static int js_parse_error_reserved_reference(JSParseState *s)
+{
+    if (s->token.u.ident.atom == JS_ATOM_await &&
+        (s->cur_func->func_kind & JS_FUNC_ASYNC))
+        return js_parse_error(s, "Keyword must not contain escaped characters");
+    /* and an escaped 'yield' labelling a statement of a generator */
+    if (s->token.u.ident.atom == JS_ATOM_yield &&
+        (s->cur_func->func_kind & JS_FUNC_GENERATOR) &&
+        peek_token(s, false) == ':')
+        return js_parse_error(s, "Keyword must not contain escaped characters");
+    return js_parse_error_reserved_identifier(s);
 }
 
 static __exception int js_parse_template_part(JSParseState *s,
@@ -24019,7 +24045,8 @@ static __exception int js_parse_string(JSParseState *s, int sep,
                 if ((c >= '0' && c <= '9')
                 &&  (s->cur_func->is_strict_mode || sep == '`')) {
                     if (do_throw) {
-                        js_parse_error(s, "%s are not allowed in %s",
+                        /* V8's text ends with a period */
+                        js_parse_error(s, "%s are not allowed in %s.",
                                        (c >= '8') ? "\\8 and \\9" : "Octal escape sequences",
                                        (sep == '`') ? "template strings" : "strict mode");
                     }
@@ -24083,6 +24110,49 @@ static __exception int js_parse_string(JSParseState *s, int sep,
 static inline bool token_is_pseudo_keyword(JSParseState *s, JSAtom atom) {
     return s->token.val == TOK_IDENT && s->token.u.ident.atom == atom &&
         !s->token.u.ident.has_escape;
+}
+
+/* V8's text for a number with a leading zero in strict code, at p */
+static const char *v8_leading_zero_error(const uint8_t *p)
+{
+    bool decimal = false;
+    for (p++; is_digit(*p); p++)
+        decimal |= (*p >= '8');
+    if (*p == 'n' || *p == '_')
+        return "Invalid or unexpected token";
+    if (decimal)
+        return "Decimals with leading zeros are not allowed in strict mode.";
+    return "Octal literals are not allowed in strict mode.";
+}
+
+/* V8's text for a malformed numeric literal that starts at p: a misplaced numeric
+   separator is named, anything else is no token */
+static const char *v8_number_literal_error(const uint8_t *p)
+{
+    const uint8_t *q = p;
+    int radix = 10;
+
+    if (p[0] == '0' && p[1] == '_')
+        return "Numeric separator can not be used after leading 0.";
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        radix = 16;
+    else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+        radix = 8;
+    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+        radix = 2;
+    if (radix != 10)
+        q += 2;
+    for (; is_digit(*q) || lre_js_is_ident_next(*q) || *q == '.'; q++) {
+        if (*q != '_')
+            continue;
+        if (q[1] == '_')
+            return "Only one underscore is allowed as numeric separator";
+        if (q == p || from_hex(q[-1]) < 0 || from_hex(q[-1]) >= radix)
+            return "Invalid or unexpected token";
+        if (from_hex(q[1]) < 0 || from_hex(q[1]) >= radix)
+            return "Numeric separators are not allowed at the end of numeric literals";
+    }
+    return "Invalid or unexpected token";
 }
 
 static __exception int js_parse_regexp(JSParseState *s)
@@ -24289,7 +24359,9 @@ static JSAtom parse_ident(JSParseState *s, const uint8_t **pp,
         p_next = p + 1;
         if (c == '\\' && *p_next == 'u') {
             c = lre_parse_escape(&p_next, true);
-            *pident_has_escape = true;
+            /* an escape of no identifier character ends the name, unread */
+            if (lre_js_is_ident_next(c))
+                *pident_has_escape = true;
         } else if (c >= 0x80) {
             c = utf8_decode(p, &p_next);
             /* no need to test for invalid UTF-8, 0xFFFD is not ident_next */
@@ -24449,11 +24521,11 @@ static __exception int next_token(JSParseState *s)
                 p = p1;
                 ident_has_escape = true;
                 goto has_ident;
-            } else {
-                /* XXX: syntax error? */
             }
         }
-        goto def_token;
+        /* V8: a backslash that starts no identifier is no token */
+        js_parse_error(s, "Invalid or unexpected token");
+        goto fail;
     case 'a': case 'b': case 'c': case 'd':
     case 'e': case 'f': case 'g': case 'h':
     case 'i': case 'j': case 'k': case 'l':
@@ -24498,7 +24570,7 @@ static __exception int next_token(JSParseState *s)
                     goto invalid_utf8;
             }
             if (!lre_js_is_ident_first(c)) {
-                js_parse_error(s, "invalid first character of private name");
+                js_parse_error(s, "Invalid or unexpected token"); /* V8: no token */
                 goto fail;
             }
             p = p_next;
@@ -24525,7 +24597,7 @@ static __exception int next_token(JSParseState *s)
     case '0':
         /* in strict mode, octal literals are not accepted */
         if (is_digit(p[1]) && (s->cur_func->is_strict_mode)) {
-            js_parse_error(s, "Octal literals are not allowed in strict mode");
+            js_parse_error(s, "%s", v8_leading_zero_error(p));
             goto fail;
         }
         goto parse_number;
@@ -24536,7 +24608,7 @@ static __exception int next_token(JSParseState *s)
     parse_number:
         {
             JSValue ret;
-            const uint8_t *p1;
+            const uint8_t *p1, *p_start = p;
             int flags;
             flags = ATOD_ACCEPT_BIN_OCT | ATOD_ACCEPT_LEGACY_OCTAL |
                 ATOD_ACCEPT_UNDERSCORES | ATOD_ACCEPT_SUFFIX;
@@ -24556,7 +24628,7 @@ static __exception int next_token(JSParseState *s)
                 lre_js_is_ident_next(utf8_decode(p, &p1))) {
                 JS_FreeValue(s->ctx, ret);
                 s->col_num = max_int(1, s->mark - s->eol);
-                js_parse_error(s, "invalid number literal");
+                js_parse_error(s, "%s", v8_number_literal_error(p_start));
                 goto fail;
             }
             s->token.val = TOK_NUMBER;
@@ -26192,12 +26264,21 @@ static int __exception js_parse_property_name(JSParseState *s,
 
     if (token_is_ident(s->token.val)) {
         /* variable can only be a non-reserved identifier */
+        bool is_escaped_keyword;
         is_non_reserved_ident =
             (s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved);
+        is_escaped_keyword =
+            (s->token.val == TOK_IDENT && s->token.u.ident.is_reserved);
         /* keywords and reserved words have a valid atom */
         name = JS_DupAtom(s->ctx, s->token.u.ident.atom);
         if (next_token(s))
             goto fail1;
+        /* V8: an escaped keyword as a shorthand property is no name */
+        if (is_escaped_keyword && prop_type == PROP_TYPE_IDENT && allow_var &&
+            !(s->token.val == ':' || (s->token.val == '(' && allow_method))) {
+            js_parse_error(s, "Keyword must not contain escaped characters");
+            goto fail1;
+        }
     ident_found:
         if (is_non_reserved_ident &&
             prop_type == PROP_TYPE_IDENT && allow_var) {
@@ -26967,7 +27048,20 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
              prop_type != PROP_TYPE_IDENT) ||
             (name == JS_ATOM_prototype && is_static) ||
             name == JS_ATOM_hash_constructor) {
-            js_parse_error(s, "invalid method name");
+            /* V8 names what the element may not be */
+            if (name == JS_ATOM_prototype)
+                js_parse_error(s, "Classes may not have a static property named 'prototype'");
+            else if (name == JS_ATOM_hash_constructor &&
+                     prop_type == PROP_TYPE_IDENT && s->token.val != '(')
+                js_parse_error(s, "Classes may not have a field named 'constructor'");
+            else if (name == JS_ATOM_hash_constructor)
+                js_parse_error(s, "Class constructor may not be a private method");
+            else if (prop_type == PROP_TYPE_GET || prop_type == PROP_TYPE_SET)
+                js_parse_error(s, "Class constructor may not be an accessor");
+            else if (prop_type == PROP_TYPE_ASYNC)
+                js_parse_error(s, "Class constructor may not be an async method");
+            else
+                js_parse_error(s, "Class constructor may not be a generator");
             goto fail;
         }
         if (prop_type == PROP_TYPE_GET || prop_type == PROP_TYPE_SET) {
@@ -27041,9 +27135,10 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
 
             /* class field */
 
-            /* XXX: spec: not consistent with method name checks */
-            if (name == JS_ATOM_constructor || name == JS_ATOM_prototype) {
-                js_parse_error(s, "invalid field name");
+            /* a static field named 'prototype' is refused above; an instance
+               field may be named so */
+            if (name == JS_ATOM_constructor) {
+                js_parse_error(s, "Classes may not have a field named 'constructor'");
                 goto fail;
             }
 
@@ -27142,7 +27237,7 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                 func_kind = JS_FUNC_ASYNC_GENERATOR;
             } else if (name == JS_ATOM_constructor && !is_static) {
                 if (ctor_fd) {
-                    js_parse_error(s, "property constructor appears more than once");
+                    js_parse_error(s, "A class may only have one constructor");
                     goto fail;
                 }
                 if (class_flags & JS_DEFINE_CLASS_HAS_HERITAGE)
@@ -27167,7 +27262,8 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                 if (find_private_class_field(ctx, fd, name,
                                              fd->scope_level) >= 0) {
                 private_field_already_defined:
-                    js_parse_error(s, "private class field is already defined");
+                    /* V8: Identifier '#m' has already been declared */
+                    js_parse_error_redeclared(s, name);
                     goto fail;
                 }
                 if (add_private_class_field(s, fd, name,
@@ -27465,7 +27561,7 @@ static __exception int get_lvalue(JSParseState *s, int *popcode, int *pscope,
         scope = get_u16(fd->byte_code.buf + fd->last_opcode_pos + 5);
         if ((name == JS_ATOM_arguments || name == JS_ATOM_eval) &&
             fd->is_strict_mode) {
-            return js_parse_error(s, "invalid lvalue in strict mode");
+            return js_parse_error(s, "Unexpected eval or arguments in strict mode");
         }
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
             goto invalid_lvalue;
@@ -27492,14 +27588,24 @@ static __exception int get_lvalue(JSParseState *s, int *popcode, int *pscope,
         break;
     default:
     invalid_lvalue:
+        /* V8's texts, by the construct the target is in */
         if (tok == TOK_FOR) {
-            return js_parse_error(s, "invalid for in/of left hand-side");
+            /* V8 names the loop only where 'in' or 'of' follows */
+            if (s->token.val != TOK_IN && !token_is_pseudo_keyword(s, JS_ATOM_of))
+                return js_parse_expect(s, ';');
+            return js_parse_error(s, "Invalid left-hand side in for-loop");
         } else if (tok == TOK_INC || tok == TOK_DEC) {
-            return js_parse_error(s, "invalid increment/decrement operand");
+            /* a postfix operator is the current token, a prefix one was read */
+            return js_parse_error(s, "Invalid left-hand side expression in %s operation",
+                                  s->token.val == tok && !s->got_lf ? "postfix" : "prefix");
         } else if (tok == '[' || tok == '{') {
-            return js_parse_error(s, "invalid destructuring target");
+            /* V8 reads an element with an initializer as an assignment
+               first (a call is a target it refuses only at run time) */
+            if (s->token.val == '=' && opcode != OP_call && opcode != OP_call_method)
+                return js_parse_error(s, "Invalid left-hand side in assignment");
+            return js_parse_error(s, "Invalid destructuring assignment target");
         } else {
-            return js_parse_error(s, "invalid assignment left-hand side");
+            return js_parse_error(s, "Invalid left-hand side in assignment");
         }
     }
     /* remove the last opcode */
@@ -27742,7 +27848,7 @@ static __exception int js_define_var(JSParseState *s, JSAtom name, int tok)
     }
     if ((name == JS_ATOM_arguments || name == JS_ATOM_eval)
     &&  fd->is_strict_mode) {
-        return js_parse_error(s, "invalid variable name in strict mode");
+        return js_parse_error(s, "Unexpected eval or arguments in strict mode");
     }
     if (tok == TOK_LET || tok == TOK_CONST) {
         if (name == JS_ATOM_let)
@@ -27825,6 +27931,15 @@ duplicate:
     return js_parse_error(s, "Duplicate parameter name not allowed in this context");
 }
 
+/* V8 words a misplaced or initialized rest element of a for-await head's binding
+   pattern by the head */
+static int js_parse_error_rest(JSParseState *s, const char *text)
+{
+    if (s->in_for_await_binding)
+        return js_parse_error(s, "Invalid left-hand side in for-await-of loop: Must have a single binding.");
+    return js_parse_error(s, "%s", text);
+}
+
 static JSAtom js_parse_destructuring_var(JSParseState *s, int tok, bool is_arg)
 {
     JSAtom name;
@@ -27832,7 +27947,16 @@ static JSAtom js_parse_destructuring_var(JSParseState *s, int tok, bool is_arg)
     if (!(s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)
     ||  (s->cur_func->is_strict_mode &&
          (s->token.u.ident.atom == JS_ATOM_eval || s->token.u.ident.atom == JS_ATOM_arguments))) {
-        js_parse_error(s, "invalid destructuring target");
+        /* V8 names the word: eval and arguments, a reserved one, a keyword */
+        if (s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)
+            js_parse_error(s, "Unexpected eval or arguments in strict mode");
+        else if (s->token.val == TOK_AWAIT || s->token.val == TOK_YIELD ||
+                 s->token.val == TOK_IDENT)
+            js_parse_error_reserved_identifier(s);
+        else if (s->token.val >= TOK_FIRST_KEYWORD && s->token.val <= TOK_LAST_KEYWORD)
+            js_parse_expect(s, TOK_IDENT);
+        else
+            js_parse_error(s, "Invalid destructuring assignment target");
         return JS_ATOM_NULL;
     }
     name = JS_DupAtom(s->ctx, s->token.u.ident.atom);
@@ -27926,7 +28050,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                         return -1;
                 }
                 if (s->token.val != '}') {
-                    js_parse_error(s, "assignment rest property must be last");
+                    js_parse_error(s, "Rest element must be last element");
                     goto var_error;
                 }
                 emit_op(s, OP_object);  /* target */
@@ -28077,7 +28201,8 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                     goto prop_error;
                 if (s->cur_func->is_strict_mode &&
                     (prop_name == JS_ATOM_eval || prop_name == JS_ATOM_arguments)) {
-                    js_parse_error(s, "invalid destructuring target");
+                    /* V8: a shorthand property names the binding */
+                    js_parse_error(s, "Unexpected eval or arguments in strict mode");
                     goto prop_error;
                 }
                 if (has_ellipsis) {
@@ -28182,7 +28307,7 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                         tok1 == '=' || tok1 == ']')) {
                 if (has_spread) {
                     if (tok1 == '=')
-                        return js_parse_error(s, "rest element cannot have a default value");
+                        return js_parse_error_rest(s, "Invalid destructuring assignment target");
                     js_emit_spread_code(s, 0);
                 } else {
                     emit_op(s, OP_for_of_next);
@@ -28245,8 +28370,12 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
             }
             if (s->token.val == ']')
                 break;
-            if (has_spread)
-                return js_parse_error(s, "rest element must be the last one");
+            if (has_spread) {
+                /* V8: a rest element with an initializer is no target */
+                if (s->token.val == '=')
+                    return js_parse_error_rest(s, "Invalid destructuring assignment target");
+                return js_parse_error_rest(s, "Rest element must be last element");
+            }
             /* accept a trailing comma before the ']' */
             if (js_parse_expect(s, ','))
                 return -1;
@@ -28450,7 +28579,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             int identifier_col_num =
                 (int)(s->token.ptr - s->line_start) + 1;
             if (s->token.u.ident.is_reserved) {
-                return js_parse_error_reserved_identifier(s);
+                return js_parse_error_reserved_reference(s);
             }
             if (token_is_pseudo_keyword(s, JS_ATOM_async) &&
                 peek_token(s, true) != '\n') {
@@ -28477,7 +28606,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             } else {
                 if (s->token.u.ident.atom == JS_ATOM_arguments &&
                     !s->cur_func->arguments_allowed) {
-                    js_parse_error(s, "'arguments' identifier is not allowed in class field initializer");
+                    js_parse_error(s, "'arguments' is not allowed in class field initializer or static initialization block");
                     return -1;
                 }
                 name = JS_DupAtom(s->ctx, s->token.u.ident.atom);
@@ -28546,11 +28675,11 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         if (s->token.val == '(') {
             if (!s->cur_func->super_call_allowed)
-                return js_parse_error(s, "super() is only valid in a derived class constructor");
+                return js_parse_error(s, "'super' keyword unexpected here");
             call_type = FUNC_CALL_SUPER_CTOR;
         } else if (s->token.val == '.' || s->token.val == '[') {
             if (!s->cur_func->super_allowed)
-                return js_parse_error(s, "'super' is only valid in a method");
+                return js_parse_error(s, "'super' keyword unexpected here");
             emit_op(s, OP_scope_get_var);
             emit_atom(s, JS_ATOM_this);
             emit_u16(s, 0);
@@ -28559,7 +28688,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             emit_u16(s, 0);
             emit_op(s, OP_get_super);
         } else {
-            return js_parse_error(s, "invalid use of 'super'");
+            return js_parse_error(s, "'super' keyword unexpected here");
         }
         break;
     case TOK_IMPORT:
@@ -28568,6 +28697,21 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         if (s->token.val == '.') {
             if (next_token(s))
                 return -1;
+            if (token_is_pseudo_keyword(s, JS_ATOM_source)) {
+                /* V8 reads a source phase import, import.source(x), which
+                   the engine does not have: V8's texts for its misuses */
+                if (next_token(s))
+                    return -1;
+                if (js_parse_expect(s, '('))
+                    return -1;
+                if (!accept_lparen)
+                    return js_parse_error(s, "Cannot use new with import");
+                if (s->token.val == ')')
+                    return js_parse_error(s, "import() requires a specifier");
+                if (s->token.val == TOK_ELLIPSIS)
+                    return js_parse_expect(s, ')');
+                return js_parse_error(s, "Unexpected identifier 'source'");
+            }
             if (!token_is_pseudo_keyword(s, JS_ATOM_meta))
                 return js_parse_error(s, "meta expected");
             if (!s->is_module)
@@ -28580,7 +28724,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             if (js_parse_expect(s, '('))
                 return -1;
             if (!accept_lparen)
-                return js_parse_error(s, "invalid use of 'import()'");
+                return js_parse_error(s, "Cannot use new with import");
+            if (s->token.val == ')')
+                return js_parse_error(s, "import() requires a specifier");
             if (js_parse_assign_expr(s))
                 return -1;
             if (s->token.val == ',') {
@@ -28630,7 +28776,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         } else if (s->token.val == TOK_TEMPLATE &&
                    call_type == FUNC_CALL_NORMAL) {
             if (optional_chaining_label >= 0) {
-                return js_parse_error(s, "template literal cannot appear in an optional chain");
+                return js_parse_error(s, "Invalid tagged template on optional chain");
             }
             call_type = FUNC_CALL_TEMPLATE;
             call_line_num = s->token.line_num;
@@ -28910,7 +29056,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             if (s->token.val == TOK_PRIVATE_NAME) {
                 /* private class field */
                 if (get_prev_opcode(fd) == OP_get_super) {
-                    return js_parse_error(s, "private class field forbidden after super");
+                    return js_parse_error(s, "Unexpected private field");
                 }
                 if (has_optional_chain) {
                     optional_chain_test(s, &optional_chaining_label, 1);
@@ -28920,6 +29066,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 emit_u16(s, s->cur_func->scope_level);
             } else {
                 if (!token_is_ident(s->token.val)) {
+                    /* V8: a template right after '?.' tags the chain */
+                    if (s->token.val == TOK_TEMPLATE && has_optional_chain)
+                        return js_parse_error(s, "Invalid tagged template on optional chain");
                     return js_parse_error(s, "expecting field name");
                 }
                 if (get_prev_opcode(fd) == OP_get_super) {
@@ -28982,6 +29131,20 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         }
     }
     return 0;
+}
+
+/* whether a private name is declared before this point of the source, in the
+   class being parsed or one around it */
+static bool private_name_declared_yet(JSFunctionDef *fd, JSAtom name)
+{
+    int i;
+    for (; fd; fd = fd->parent) {
+        for (i = 0; i < fd->var_count; i++) {
+            if (fd->vars[i].var_name == name)
+                return true;
+        }
+    }
+    return false;
 }
 
 static __exception int js_parse_delete(JSParseState *s)
@@ -29059,7 +29222,17 @@ static __exception int js_parse_delete(JSParseState *s)
         }
         break;
     case OP_scope_get_private_field:
-        return js_parse_error(s, "cannot delete a private class field");
+        /* V8 refuses it without a position; a parenthesized one, whose
+           name is not declared yet, as an undeclared name */
+        name = get_u32(fd->byte_code.buf + fd->last_opcode_pos + 1);
+        if (s->last_ptr > s->buf_start && s->last_ptr[-1] == ')' &&
+            !private_name_declared_yet(fd, name)) {
+            JS_ThrowSyntaxErrorAtom(s->ctx, "Private field '%s' must be declared in an enclosing class",
+                                    name);
+            return -1;
+        }
+        JS_ThrowSyntaxError(s->ctx, "Private fields can not be deleted");
+        return -1;
     case OP_get_super_value:
         fd->byte_code.size = fd->last_opcode_pos;
         fd->last_opcode_pos = -1;
@@ -29164,8 +29337,12 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
     case TOK_AWAIT:
         if (!(s->cur_func->func_kind & JS_FUNC_ASYNC))
             return js_parse_error(s, "unexpected 'await' keyword");
-        if (!s->cur_func->in_function_body)
-            return js_parse_error(s, "await in default expression");
+        if (!s->cur_func->in_function_body) {
+            /* V8 reads an arrow's parameters as an expression first */
+            if (s->cur_func->func_type == JS_PARSE_FUNC_ARROW)
+                return js_parse_error(s, "Unexpected reserved word");
+            return js_parse_error(s, "Illegal await-expression in formal parameters of async function");
+        }
         if (next_token(s))
             return -1;
         if (js_parse_unary(s, PF_POW_FORBIDDEN))
@@ -29203,7 +29380,7 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
                postifx exponential, ES7 specifies that -2**2 is a
                syntax error. */
             if (parse_flags & PF_POW_FORBIDDEN)
-                return js_parse_error(s, "unparenthesized unary expression can't appear on the left-hand side of '**'");
+                return js_parse_error(s, "Unary operator used immediately before exponentiation expression. Parenthesis must be used to disambiguate operator precedence");
             if (next_token(s))
                 return -1;
             if (js_parse_unary(s, PF_POW_ALLOWED))
@@ -29490,7 +29667,7 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
         if (!(s->cur_func->func_kind & JS_FUNC_GENERATOR))
             return js_parse_error(s, "unexpected 'yield' keyword");
         if (!s->cur_func->in_function_body)
-            return js_parse_error(s, "yield in default expression");
+            return js_parse_error(s, "Yield expression not allowed in formal parameter");
         if (next_token(s))
             return -1;
         /* XXX: is there a better method to detect 'yield' without
@@ -30405,7 +30582,11 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
 
         if (!(s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)) {
             if (s->token.val == '[' || s->token.val == '{') {
-                if (js_parse_destructuring_element(s, tok, false, true, -1, false, false) < 0)
+                int ret;
+                s->in_for_await_binding = is_async;
+                ret = js_parse_destructuring_element(s, tok, false, true, -1, false, false);
+                s->in_for_await_binding = false;
+                if (ret < 0)
                     return -1;
                 has_destructuring = true;
             } else {
@@ -30457,7 +30638,7 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
             }
         }
     } else if (!is_async && token_is_pseudo_keyword(s, JS_ATOM_async) && peek_token(s, false) == TOK_OF) {
-        return js_parse_error(s, "'for of' expression cannot start with 'async'");
+        return js_parse_error(s, "The left-hand side of a for-of loop may not be 'async'.");
     } else {
         int skip_bits;
         if ((s->token.val == '[' || s->token.val == '{')
@@ -30506,12 +30687,12 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
         if (is_async)
             return js_parse_error(s, "'for await' loop should be used with 'of'");
         if (tok == TOK_USING)
-            return js_parse_error(s, "using declaration not allowed in for-in");
+            return js_parse_error(s, "Invalid 'using' in for-in loop");
         if (has_initializer &&
             (tok != TOK_VAR || fd->is_strict_mode || has_destructuring)) {
         initializer_error:
-            return js_parse_error(s, "a declaration in the head of a for-%s loop can't have an initializer",
-                                  is_for_of ? "of" : "in");
+            return js_parse_error(s, "for-%s loop variable declaration may not have an initializer.",
+                                  is_async ? "await-of" : is_for_of ? "of" : "in");
         }
     } else {
         return js_parse_error(s, "expected 'of' or 'in' in for control expression");
@@ -30764,7 +30945,9 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                 goto fail;
             if (u) {
                 if (!(decl_mask & DECL_MASK_OTHER)) {
-                    js_parse_error(s, "lexical declarations can't appear in single-statement context");
+                    /* V8 reads 'using' as a name: the binding after it is unexpected */
+                    if (!next_token(s))
+                        js_parse_expect(s, ';');
                     goto fail;
                 }
                 s->cur_func->has_await = true;
@@ -30785,7 +30968,11 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
     case TOK_CONST:
     haslet:
         if (!(decl_mask & DECL_MASK_OTHER)) {
-            js_parse_error(s, "lexical declarations can't appear in single-statement context");
+            /* V8 reads 'const' as an unexpected keyword, 'let' as a declaration */
+            if (s->token.val == TOK_CONST)
+                js_parse_expect(s, ';');
+            else
+                js_parse_error(s, "Lexical declaration cannot appear in a single-statement context");
             goto fail;
         }
         /* fall thru */
@@ -31471,7 +31658,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
         goto parse_func_var;
     case TOK_IDENT:
         if (s->token.u.ident.is_reserved) {
-            js_parse_error_reserved_identifier(s);
+            js_parse_error_reserved_reference(s);
             goto fail;
         }
         /* Determine if `let` introduces a Declaration or an ExpressionStatement */
@@ -31491,7 +31678,9 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
             if (u) {
                 JSFunctionDef *fd = s->cur_func;
                 if (!(decl_mask & DECL_MASK_OTHER)) {
-                    js_parse_error(s, "lexical declarations can't appear in single-statement context");
+                    /* V8 reads 'using' as a name: the binding after it is unexpected */
+                    if (!next_token(s))
+                        js_parse_expect(s, ';');
                     goto fail;
                 }
                 if (fd->is_eval &&
@@ -31515,7 +31704,15 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
             peek_token(s, true) == TOK_FUNCTION) {
             if (!(decl_mask & DECL_MASK_OTHER)) {
             func_decl_error:
-                js_parse_error(s, "function declarations can't appear in single-statement context");
+                /* V8 names the kind of function and the mode */
+                if (s->token.val != TOK_FUNCTION)
+                    js_parse_error(s, "Async functions can only be declared at the top level or inside a block.");
+                else if (s->cur_func->is_strict_mode)
+                    js_parse_error(s, "In strict mode code, functions can only be declared at top level or inside a block.");
+                else if (peek_token(s, false) == '*')
+                    js_parse_error(s, "Generators can only be declared at the top level or inside a block.");
+                else
+                    js_parse_error(s, "In non-strict mode code, functions can only be declared at top level, inside a block, or as the body of an if statement.");
                 goto fail;
             }
         parse_func_var:
@@ -31531,7 +31728,8 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
 
     case TOK_CLASS:
         if (!(decl_mask & DECL_MASK_OTHER)) {
-            js_parse_error(s, "class declarations can't appear in single-statement context");
+            /* V8 reads no declaration here: the keyword is unexpected */
+            js_parse_expect(s, ';');
             goto fail;
         }
         if (js_parse_class(s, false, JS_PARSE_EXPORT_NONE))
@@ -35885,7 +36083,7 @@ static int resolve_scope_private_field1(JSContext *ctx,
             }
             /* XXX: no line number info */
             // XXX: resolve_scope_private_field1() should take JSParseState *s and use js_parse_error_atom
-            JS_ThrowSyntaxErrorAtom(ctx, "undefined private field '%s'",
+            JS_ThrowSyntaxErrorAtom(ctx, "Private field '%s' must be declared in an enclosing class",
                                     var_name);
             return -1;
         } else {
@@ -38788,6 +38986,14 @@ static bool js_invalid_strict_name(JSAtom name) {
     }
 }
 
+/* V8: eval and arguments have a text of their own, the other names are reserved words */
+static int js_parse_error_strict_name(JSParseState *s, JSAtom name)
+{
+    if (name == JS_ATOM_eval || name == JS_ATOM_arguments)
+        return js_parse_error(s, "Unexpected eval or arguments in strict mode");
+    return js_parse_error(s, "Unexpected strict mode reserved word");
+}
+
 static int js_parse_function_check_names(JSParseState *s, JSFunctionDef *fd,
                                          JSAtom func_name)
 {
@@ -38796,15 +39002,15 @@ static int js_parse_function_check_names(JSParseState *s, JSFunctionDef *fd,
 
     if (fd->is_strict_mode) {
         if (!fd->has_simple_parameter_list && fd->has_use_strict) {
-            return js_parse_error(s, "\"use strict\" not allowed in function with default or destructuring parameter");
+            return js_parse_error(s, "Illegal 'use strict' directive in function with non-simple parameter list");
         }
         if (js_invalid_strict_name(func_name)) {
-            return js_parse_error(s, "invalid function name in strict code");
+            return js_parse_error_strict_name(s, func_name);
         }
         for (idx = 0; idx < fd->arg_count; idx++) {
             name = fd->args[idx].var_name;
             if (js_invalid_strict_name(name)) {
-                return js_parse_error(s, "invalid argument name in strict code");
+                return js_parse_error_strict_name(s, name);
             }
         }
     }
@@ -38927,6 +39133,9 @@ static __exception int js_parse_function_decl2(JSParseState *s,
         } else {
             if (func_type != JS_PARSE_FUNC_EXPR &&
                 export_flag != JS_PARSE_EXPORT_DEFAULT) {
+                /* V8 names the rule where the parameters open */
+                if (s->token.val == '(')
+                    return js_parse_error(s, "Function statements require a function name");
                 return js_parse_error(s, "function name expected");
             }
         }
@@ -39083,6 +39292,10 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             int idx, has_initializer;
 
             if (s->token.val == TOK_ELLIPSIS) {
+                if (func_type == JS_PARSE_FUNC_SETTER) {
+                    js_parse_error(s, "Setter function argument must not be a rest parameter");
+                    goto fail;
+                }
                 fd->has_simple_parameter_list = false;
                 rest = true;
                 if (next_token(s))
@@ -39102,6 +39315,10 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                 has_initializer = js_parse_destructuring_element(s, fd->has_parameter_expressions ? TOK_LET : TOK_VAR, true, true, -1, true, false);
                 if (has_initializer < 0)
                     goto fail;
+                if (rest && has_initializer) {
+                    js_parse_error(s, "Rest parameter may not have a default initializer");
+                    goto fail;
+                }
                 if (has_initializer)
                     has_opt_arg = true;
                 if (!has_opt_arg)
@@ -39186,7 +39403,13 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                 goto fail;
             }
             if (rest && s->token.val != ')') {
-                js_parse_expect(s, ')');
+                /* V8 names the rule a rest parameter breaks */
+                if (s->token.val == '=')
+                    js_parse_error(s, "Rest parameter may not have a default initializer");
+                else if (s->token.val == ',')
+                    js_parse_error(s, "Rest parameter must be last formal parameter");
+                else
+                    js_parse_expect(s, ')');
                 goto fail;
             }
             if (s->token.val == ')')
@@ -39194,9 +39417,12 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             if (js_parse_expect(s, ','))
                 goto fail;
         }
-        if ((func_type == JS_PARSE_FUNC_GETTER && fd->arg_count != 0) ||
-            (func_type == JS_PARSE_FUNC_SETTER && fd->arg_count != 1)) {
-            js_parse_error(s, "invalid number of arguments for getter or setter");
+        if (func_type == JS_PARSE_FUNC_GETTER && fd->arg_count != 0) {
+            js_parse_error(s, "Getter must not have any formal parameters.");
+            goto fail;
+        }
+        if (func_type == JS_PARSE_FUNC_SETTER && fd->arg_count != 1) {
+            js_parse_error(s, "Setter must have exactly one formal parameter.");
             goto fail;
         }
     }
