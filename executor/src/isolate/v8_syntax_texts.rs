@@ -1,10 +1,10 @@
-//! The syntax-error texts the patched engine words as V8 does by the rule a program broke
-//! (`vendor/patches/0210`–`0224`): an invalid assignment target, a misplaced `super`, a
-//! class element that may not be, a declaration as a statement's body, a reserved word where
-//! a name is wanted, a misused `import()`, a loop's head, a parameter list, a malformed
-//! numeric literal or escape, an operator's operand. Such a text names the construct, which
-//! the token at the error's position would not, so the executor passes it through as the
-//! engine made it rather than rewording it from that token.
+//! The syntax-error texts the patched engine words as V8 does by the rule a program broke (the
+//! engine patches `0210`–`0224`, vendor/README.md): an invalid assignment target, a misplaced
+//! `super`, a class element that may not be, a declaration as a statement's body, a reserved word
+//! where a name is wanted, a misused `import()`, a loop's head, a parameter list, a malformed
+//! numeric literal or escape, an operator's operand. Such a text names the construct, which the
+//! token at the error's position would not, so the executor passes it through as the engine made
+//! it rather than rewording it from that token.
 
 /// The texts, whole.
 const TEXTS: &[&str] = &[
