@@ -241,6 +241,14 @@ pub fn classify(
     }
     let about = match kind {
         Kind::Changed if was.status == now.status => format!("{moved}, with other outcomes"),
+        // A flaky cell passed on a retry: the same outcome, reached on the second try or the
+        // first, is the run's timing, not a change of the case.
+        _ if now.status == Status::Flaky && !outcomes_differ(was, now) => {
+            format!("{moved}, with the same outcomes: this run passed it only on a retry")
+        }
+        _ if was.status == Status::Flaky && !outcomes_differ(was, now) => {
+            format!("{moved}, with the same outcomes: this run passed it without a retry")
+        }
         _ if was.outcome.is_some() && !outcomes_differ(was, now) => {
             format!("{moved}, with the same outcomes: the case itself changed")
         }
@@ -349,6 +357,23 @@ mod tests {
         assert_eq!(
             t.about,
             "pass → expect, with the same outcomes: the case itself changed"
+        );
+    }
+
+    #[test]
+    fn a_move_between_pass_and_flaky_is_put_down_to_the_retry() {
+        let flaky = cell(Status::Flaky, Some(json!({"result": 1})), None);
+        let was_pass = cell(Status::Pass, Some(json!({"result": 1})), None);
+        let t = classify("c/x", REF, Some(&was_pass), Some(&flaky)).unwrap();
+        assert_eq!(t.kind, Kind::Changed);
+        assert_eq!(
+            t.about,
+            "pass → flaky, with the same outcomes: this run passed it only on a retry"
+        );
+        let t = classify("c/x", REF, Some(&flaky), Some(&was_pass)).unwrap();
+        assert_eq!(
+            t.about,
+            "flaky → pass, with the same outcomes: this run passed it without a retry"
         );
     }
 
