@@ -4,11 +4,16 @@
 
 use rquickjs::{Ctx, JsLifetime, Object};
 
-/// The object `bootstrap.js` returns (the run loop's hook), kept in the runtime's userdata:
-/// no global names it, so a program cannot reach it, enumerate it or call into it.
-pub(super) struct InternalHook<'js>(pub(super) Object<'js>);
+/// What the sandbox keeps in its runtime's userdata for its runs: the object `bootstrap.js`
+/// returns (the run loop's hook) and the program's `this` (an instance of the reference's
+/// `CodeExecutor`, which the run hands to the program's module: see `run.rs`, `THIS_CLOSE`).
+/// No global names either, so a program cannot reach the hook, enumerate it or call into it.
+pub(super) struct InternalHook<'js> {
+    pub(super) hook: Object<'js>,
+    pub(super) program_this: Object<'js>,
+}
 
-// SAFETY: the hook holds nothing but a value of the context it was made in, and is
+// SAFETY: the hook holds nothing but values of the context it was made in, and is
 // re-borrowed with that context's lifetime.
 unsafe impl<'js> JsLifetime<'js> for InternalHook<'js> {
     type Changed<'to> = InternalHook<'to>;
@@ -17,24 +22,13 @@ unsafe impl<'js> JsLifetime<'js> for InternalHook<'js> {
 /// The run loop's hook of the sandbox `ctx` belongs to.
 pub(super) fn internal_object<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     ctx.userdata::<InternalHook<'js>>()
-        .map(|hook| hook.0.clone())
+        .map(|kept| kept.hook.clone())
         .ok_or(rquickjs::Error::Unknown)
-}
-
-/// The program's `this` (an instance of the reference's `CodeExecutor`), made with the
-/// sandbox and kept in the runtime's userdata beside the hook: the run hands it to the
-/// program's module (see `run.rs`, `THIS_CLOSE`).
-pub(super) struct ProgramThis<'js>(pub(super) Object<'js>);
-
-// SAFETY: as the hook's: a value of the context it was made in, re-borrowed with that
-// context's lifetime.
-unsafe impl<'js> JsLifetime<'js> for ProgramThis<'js> {
-    type Changed<'to> = ProgramThis<'to>;
 }
 
 /// The program's `this` of the sandbox `ctx` belongs to.
 pub(super) fn program_this<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
-    ctx.userdata::<ProgramThis<'js>>()
-        .map(|this| this.0.clone())
+    ctx.userdata::<InternalHook<'js>>()
+        .map(|kept| kept.program_this.clone())
         .ok_or(rquickjs::Error::Unknown)
 }

@@ -28,7 +28,7 @@ use rquickjs::{CatchResultExt, Context, Ctx, Function, Object, Runtime};
 use super::bounds::Interrupt;
 use super::compiled::InternalScript;
 use super::failure::{quickjs_failure, start_failure_text};
-use super::hook::{InternalHook, ProgramThis, internal_object};
+use super::hook::{InternalHook, internal_object};
 use super::host::{HostState, SharedHost, host_object};
 use super::memory::{Budget, Meter};
 use super::modules::ModuleMap;
@@ -366,12 +366,11 @@ fn install_bootstrap(ctx: &Ctx<'_>, host: &SharedHost) -> Result<(), Error> {
         .eval_with_options(EXECUTOR_CLASSES, options)
         .catch(ctx)
         .map_err(fail_text)?;
-    ctx.store_userdata(ProgramThis(executor)).map_err(|_| {
-        Error::StartFailed("the sandbox's program `this` could not be stored".into())
-    })?;
-    ctx.store_userdata(InternalHook(internal)).map_err(|_| {
-        Error::StartFailed("the sandbox's internal hook could not be stored".into())
-    })?;
+    ctx.store_userdata(InternalHook {
+        hook: internal,
+        program_this: executor,
+    })
+    .map_err(|_| Error::StartFailed("the sandbox's internal hook could not be stored".into()))?;
     Ok(())
 }
 
