@@ -204,7 +204,7 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         // (a declaration's pattern: an assignment's, `for ([x] of ...)`, keeps the default)
         let declared = head.find('[').is_some_and(|open| {
             let before = head[..open].trim_end();
-            ["const", "let", "var"].iter().any(|k| before.ends_with(k))
+            declares(before)
         });
         let how = match head.ends_with(']') && text[start..end].trim_start().starts_with('[') {
             true if declared => Iterated::ForOfArrayPattern,
@@ -295,31 +295,20 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
     Some(Site::Expression(rendered))
 }
 
+/// Whether the source before a pattern ends with a declaration's keyword (`const [a] = …`).
+fn declares(before: &str) -> bool {
+    ["const", "let", "var"].iter().any(|k| before.ends_with(k))
+}
+
 /// What the array pattern closing at `close` (its `]`) destructures: a declaration's
 /// initializer, a default (the pattern stands in another pattern or a parameter list), or an
 /// assignment's right side.
 fn array_pattern(text: &str, close: usize) -> Iterated {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut open = None;
-    for i in (0..=close).rev() {
-        match bytes[i] {
-            b']' | b')' | b'}' => depth += 1,
-            b'[' | b'(' | b'{' => {
-                depth -= 1;
-                if depth == 0 {
-                    open = Some(i);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let Some(open) = open else {
+    let Some(open) = matching_open(text.as_bytes(), close) else {
         return Iterated::ArrayPattern;
     };
     let before = text[..open].trim_end();
-    if ["const", "let", "var"].iter().any(|k| before.ends_with(k)) {
+    if declares(before) {
         Iterated::ArrayPattern
     } else if before.ends_with(':') || before.ends_with('[') {
         Iterated::ArrayDefault
