@@ -1,12 +1,9 @@
-//! AES in WebCrypto's four modes (GCM, CBC, CTR, KW) on RustCrypto's `aes-gcm`, `cbc`, `ctr`
-//! and `aes-kw` (GCM at the IV lengths and tags that `aes-gcm`'s types do not reach is composed
-//! in `super::gcm`), with workerd's texts for what it refuses.
+//! AES in WebCrypto's four modes (GCM, CBC, CTR, KW): GCM composed from RustCrypto's
+//! primitives in `super::gcm`, the others on RustCrypto's `cbc`, `ctr` and `aes-kw`, with
+//! workerd's texts for what it refuses.
 
 use aes::cipher::{BlockDecryptMut, BlockEncryptMut, KeyIvInit, StreamCipher};
 use aes::{Aes128, Aes192, Aes256};
-use aes_gcm::AesGcm;
-use aes_gcm::aead::consts::{U12, U13, U14, U15, U16};
-use aes_gcm::aead::{AeadInPlace, KeyInit};
 use cbc::cipher::block_padding::Pkcs7;
 
 use super::{Outcome, fail, gcm};
@@ -46,58 +43,8 @@ fn decrypt_failed(mode: &str, input: usize, output: usize) -> Outcome {
     )
 }
 
-macro_rules! gcm_with {
-    ($aes:ty, $p:expr, $data:expr, $nonce:ty, $tag:ty) => {{
-        let cipher =
-            AesGcm::<$aes, $nonce, $tag>::new_from_slice($p.key).expect("key length checked");
-        let nonce = aes_gcm::Nonce::<$nonce>::from_slice($p.iv);
-        if $p.encrypt {
-            let mut buffer = $data.to_vec();
-            match cipher.encrypt_in_place_detached(nonce, $p.additional, &mut buffer) {
-                Ok(tag) => {
-                    buffer.extend_from_slice(&tag);
-                    Ok(buffer)
-                }
-                Err(_) => fail("OperationError", "AES-GCM encryption failed.".to_string()),
-            }
-        } else {
-            let tag_len = <$tag as aes_gcm::aead::generic_array::typenum::Unsigned>::USIZE;
-            let (body, tag) = $data.split_at($data.len() - tag_len);
-            let mut buffer = body.to_vec();
-            let tag = aes_gcm::Tag::<$tag>::from_slice(tag);
-            match cipher.decrypt_in_place_detached(nonce, $p.additional, &mut buffer, tag) {
-                Ok(()) => Ok(buffer),
-                Err(_) => decrypt_failed("AES-GCM", body.len(), body.len()),
-            }
-        }
-    }};
-}
-
-macro_rules! gcm_tag {
-    ($aes:ty, $p:expr, $data:expr, $nonce:ty) => {
-        match $p.bits {
-            96 => gcm_with!($aes, $p, $data, $nonce, U12),
-            104 => gcm_with!($aes, $p, $data, $nonce, U13),
-            112 => gcm_with!($aes, $p, $data, $nonce, U14),
-            120 => gcm_with!($aes, $p, $data, $nonce, U15),
-            _ => gcm_with!($aes, $p, $data, $nonce, U16),
-        }
-    };
-}
-
-/// The IV lengths and tags the `aes-gcm` crate is instantiated for; the rest go through the
-/// composition of SP 800-38D (`super::gcm`).
-macro_rules! gcm_nonce {
-    ($aes:ty, $p:expr, $data:expr) => {
-        match ($p.iv.len(), $p.bits) {
-            (12, 96..) => gcm_tag!($aes, $p, $data, U12),
-            (16, 96..) => gcm_tag!($aes, $p, $data, U16),
-            _ => composed::<$aes>($p, $data),
-        }
-    };
-}
-
-/// AES-GCM at an IV length or tag the crate's types do not cover.
+/// AES-GCM as SP 800-38D composes it (`super::gcm`), at every IV length and tag WebCrypto
+/// allows.
 fn composed<A: gcm::Block128>(p: &Params<'_>, data: &[u8]) -> Outcome {
     let tag = (p.bits / 8) as usize;
     let done = if p.encrypt {
@@ -145,9 +92,9 @@ fn gcm(p: &Params<'_>, data: &[u8]) -> Outcome {
         );
     }
     match p.key.len() {
-        16 => gcm_nonce!(Aes128, p, data),
-        24 => gcm_nonce!(Aes192, p, data),
-        _ => gcm_nonce!(Aes256, p, data),
+        16 => composed::<Aes128>(p, data),
+        24 => composed::<Aes192>(p, data),
+        _ => composed::<Aes256>(p, data),
     }
 }
 

@@ -1,6 +1,6 @@
-//! AES-GCM where WebCrypto asks for sizes that the `aes-gcm` crate fixes at compile time: an
-//! IV of any non-empty length (the crate takes one length per type) and the 32- and 64-bit
-//! tags (the crate's tags are 96 to 128 bits).
+//! AES-GCM at every size WebCrypto asks for: an IV of any non-empty length and tags of 32 to
+//! 128 bits. The `aes-gcm` crate fixes both at compile time (one IV length per type, tags of
+//! 96 to 128 bits), so one composition serves them all.
 //!
 //! GCM is composed here from RustCrypto's primitives exactly as NIST SP 800-38D, section 7,
 //! defines it, and from nothing else: `aes` is the block cipher CIPH_K, `ghash` is GHASH_H
