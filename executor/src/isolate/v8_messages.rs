@@ -945,6 +945,20 @@ mod tests {
     }
 
     #[test]
+    fn a_literals_escaped_flag_passes_through_as_the_engine_words_it() {
+        // Measured on reference@0.5.6: `/./\u0067` starting the program's second line.
+        assert_eq!(
+            translate_syntax_error(
+                "Invalid regular expression flags",
+                "x;\n/./\\u0067.test('a');",
+                2,
+                1
+            ),
+            "Invalid regular expression flags"
+        );
+    }
+
+    #[test]
     fn a_misplaced_private_name_is_an_unexpected_identifier() {
         assert_eq!(
             translate_syntax_error(

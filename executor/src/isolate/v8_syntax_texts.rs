@@ -2,9 +2,10 @@
 //! engine patches `0210`–`0224`, vendor/README.md): an invalid assignment target, a misplaced
 //! `super`, a class element that may not be, a declaration as a statement's body, a reserved word
 //! where a name is wanted, a misused `import()`, a loop's head, a parameter list, a malformed
-//! numeric literal or escape, an operator's operand. Such a text names the construct, which the
-//! token at the error's position would not, so the executor passes it through as the engine made
-//! it rather than rewording it from that token.
+//! numeric literal or escape, an operator's operand; and (patch `0320`) a regular expression
+//! literal's escaped flag. Such a text names the construct, which the token at the error's
+//! position would not, so the executor passes it through as the engine made it rather than
+//! rewording it from that token.
 
 /// The texts, whole.
 const TEXTS: &[&str] = &[
@@ -59,6 +60,7 @@ const TEXTS: &[&str] = &[
     "Invalid tagged template on optional chain",
     "Function statements require a function name",
     "Unexpected private field",
+    "Invalid regular expression flags",
 ];
 
 /// The texts that open with a fixed part and name the element after it.

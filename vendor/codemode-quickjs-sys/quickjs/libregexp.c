@@ -884,9 +884,16 @@ static void seq_prop_cb(void *opaque, const uint32_t *seq, int seq_len)
     re_string_add(sl, seq_len, seq);
 }
 
+/* V8: Invalid property name (in character class) */
+static int re_parse_error_property_name(REParseState *s, bool inclass)
+{
+    return re_parse_error(s, inclass ? "Invalid property name in character class"
+                                     : "Invalid property name");
+}
+
 static int parse_unicode_property(REParseState *s, REStringList *cr,
                                   const uint8_t **pp, bool is_inv,
-                                  bool allow_sequence_prop)
+                                  bool allow_sequence_prop, bool inclass)
 {
     const uint8_t *p;
     char name[64], value[64];
@@ -896,7 +903,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
 
     p = *pp;
     if (*p != '{')
-        return re_parse_error(s, "expecting '{' after \\p");
+        return re_parse_error_property_name(s, inclass);
     p++;
     q = name;
     while (is_unicode_char(*p)) {
@@ -910,13 +917,13 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         p++;
         while (is_unicode_char(*p)) {
             if ((q - value) >= sizeof(value) - 1)
-                return re_parse_error(s, "unknown unicode property value");
+                return re_parse_error_property_name(s, inclass);
             *q++ = *p++;
         }
     }
     *q = '\0';
     if (*p != '}')
-        return re_parse_error(s, "expecting '}'");
+        return re_parse_error_property_name(s, inclass);
     p++;
     //    printf("name=%s value=%s\n", name, value);
 
@@ -931,7 +938,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         if (ret) {
             re_string_list_free(cr);
             if (ret == -2)
-                return re_parse_error(s, "unknown unicode script");
+                return re_parse_error_property_name(s, inclass);
             else
                 goto out_of_memory;
         }
@@ -941,7 +948,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
         if (ret) {
             re_string_list_free(cr);
             if (ret == -2)
-                return re_parse_error(s, "unknown unicode general category");
+                return re_parse_error_property_name(s, inclass);
             else
                 goto out_of_memory;
         }
@@ -973,7 +980,7 @@ static int parse_unicode_property(REParseState *s, REStringList *cr,
             goto unknown_property_name;
     } else {
     unknown_property_name:
-        return re_parse_error(s, "unknown unicode property name");
+        return re_parse_error_property_name(s, inclass);
     }
 
     /* the ordering of case folding and inversion  differs with
@@ -1016,7 +1023,7 @@ static int parse_class_string_disjunction(REParseState *s, REStringList *cr,
     
     p = *pp;
     if (*p != '{')
-        return re_parse_error(s, "expecting '{' after \\q");
+        return re_parse_error(s, "Invalid escape");
 
     dbuf_init2(&str, s->opaque, lre_realloc);
     re_string_list_init(s, cr);
@@ -1108,7 +1115,8 @@ static int get_class_atom(REParseState *s, REStringList *cr,
                 c &= 0x1f;
                 p++;
             } else if (s->is_unicode) {
-                goto invalid_escape;
+                /* V8 */
+                return re_parse_error(s, "Invalid Unicode escape");
             } else {
                 /* otherwise return '\' and 'c' */
                 p--;
@@ -1156,7 +1164,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
         case 'p':
         case 'P':
             if (s->is_unicode && cr) {
-                if (parse_unicode_property(s, cr, &p, (c == 'P'), s->unicode_sets))
+                if (parse_unicode_property(s, cr, &p, (c == 'P'), s->unicode_sets, inclass))
                     return -1;
                 c = CLASS_RANGE_BASE;
                 break;
@@ -1178,8 +1186,14 @@ static int get_class_atom(REParseState *s, REStringList *cr,
                 c = ret;
             } else {
                 if (s->is_unicode) {
+                    /* V8 words a malformed \u escape and, in a class, a
+                       legacy octal one by their kind */
+                    if (c == 'u')
+                        return re_parse_error(s, "Invalid Unicode escape");
+                    if (c >= '0' && c <= '7')
+                        return re_parse_error(s, "Invalid decimal escape");
                 invalid_escape:
-                    return re_parse_error(s, "invalid escape sequence in regular expression");
+                    return re_parse_error(s, "Invalid escape");
                 } else {
                     /* just ignore the '\' */
                     goto normal_char;
@@ -1217,7 +1231,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
     case '~':
         if (s->unicode_sets && p[1] == c) {
             /* forbidden double characters */
-            return re_parse_error(s, "invalid class set operation in regular expression");
+            return re_parse_error(s, "Invalid set operation in character class");
         }
         goto normal_char;
 
@@ -1232,7 +1246,7 @@ static int get_class_atom(REParseState *s, REStringList *cr,
     case '|':
         if (s->unicode_sets) {
             /* invalid characters in unicode sets */
-            return re_parse_error(s, "invalid character in class in regular expression");
+            return re_parse_error(s, "Invalid character in character class");
         }
         goto normal_char;
 
@@ -1449,6 +1463,12 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
     for(;;) {
         if (*p == ']')
             break;
+        if (s->unicode_sets && !is_first &&
+            ((*p == '&' && p[1] == '&') || (*p == '-' && p[1] == '-'))) {
+            /* V8: an operator inside a union */
+            re_parse_error(s, "Invalid set operation in character class");
+            goto fail;
+        }
         if (*p == '[' && s->unicode_sets) {
             if (re_parse_nested_class(s, cr1, &p))
                 goto fail;
@@ -1459,12 +1479,19 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                 goto fail;
             if (*p == '-' && p[1] != ']') {
                 const uint8_t *p0 = p + 1;
-                if (p[1] == '-' && s->unicode_sets && is_first)
-                    goto class_atom; /* first character class followed by '--' */
+                if (p[1] == '-' && s->unicode_sets) {
+                    if (is_first)
+                        goto class_atom; /* first character class followed by '--' */
+                    /* V8: '--' inside a union */
+                    if (c1 >= CLASS_RANGE_BASE)
+                        re_string_list_free(cr1);
+                    re_parse_error(s, "Invalid set operation in character class");
+                    goto fail;
+                }
                 if (c1 >= CLASS_RANGE_BASE) {
                     if (s->is_unicode) {
                         re_string_list_free(cr1);
-                        goto invalid_class_range;
+                        goto invalid_class;
                     }
                     /* Annex B: match '-' character */
                     goto class_atom;
@@ -1475,15 +1502,17 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                 if (c2 >= CLASS_RANGE_BASE) {
                     re_string_list_free(cr1);
                     if (s->is_unicode) {
-                        goto invalid_class_range;
+                    invalid_class:
+                        /* V8: a class escape as a range's end */
+                        re_parse_error(s, "Invalid character class");
+                        goto fail;
                     }
                     /* Annex B: match '-' character */
                     goto class_atom;
                 }
                 p = p0;
                 if (c2 < c1) {
-                invalid_class_range:
-                    re_parse_error(s, "invalid class range");
+                    re_parse_error(s, "Range out of order in character class");
                     goto fail;
                 }
                 if (s->ignore_case) {
@@ -1535,6 +1564,10 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                     if (ret)
                         goto memory_error;
                 }
+            } else if (*p == '&' && p[1] == '&') {
+                /* V8: '&&&' after the first operand */
+                re_parse_error(s, "Invalid character in character class");
+                goto fail;
             } else if (*p == '-' && p[1] == '-') {
                 /* handle '--' */
                 for(;;) {
@@ -1544,7 +1577,7 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
                         p += 2;
                     } else {
                     invalid_operation:
-                        re_parse_error(s, "invalid operation in regular expression");
+                        re_parse_error(s, "Invalid set operation in character class");
                         goto fail;
                     }
                     if (re_parse_class_set_operand(s, cr1, &p))
@@ -1566,7 +1599,7 @@ static int re_parse_nested_class(REParseState *s, REStringList *cr, const uint8_
            compliant. The test here accepts more input than the
            spec. */
         if (cr->n_strings != 0) {
-            re_parse_error(s, "negated character class with strings in regular expression debugger eval code");
+            re_parse_error(s, "Negated character class may contain strings");
             goto fail;
         }
         if (cr_invert(&cr->cr))
@@ -1687,6 +1720,8 @@ static int re_parse_group_name(char *buf, int buf_size, const uint8_t **pp)
             if (*p != 'u')
                 return -1;
             c = lre_parse_escape(&p, 2); // accept surrogate pairs
+            if ((int)c < 0 || c > 0x10FFFF)
+                return -2; /* V8: Invalid Unicode escape */
         } else if (c == '>') {
             break;
         } else if (c >= 128) {
@@ -1851,10 +1886,16 @@ static bool is_duplicate_group_name(REParseState *s, const char *name, int scope
 
 static int re_parse_disjunction(REParseState *s, bool is_backward_dir);
 
-static int re_parse_modifiers(REParseState *s, const uint8_t **pp)
+/* The modifiers of `(?ims-ims:`, *pp after the '?', read left to right with
+   V8's texts: Repeated flag in flag group, Multiple dashes in flag group,
+   Invalid flag group (no flag on either side), Invalid group (any other
+   character before the ':'). *pp ends after the ':'. */
+static int re_parse_modifiers(REParseState *s, const uint8_t **pp,
+                              int *padd_mask, int *premove_mask)
 {
     const uint8_t *p = *pp;
-    int mask = 0;
+    int add_mask = 0, remove_mask = 0;
+    bool dash = false;
     int val;
 
     for(;;) {
@@ -1864,16 +1905,32 @@ static int re_parse_modifiers(REParseState *s, const uint8_t **pp)
             val = LRE_FLAG_MULTILINE;
         } else if (*p == 's') {
             val = LRE_FLAG_DOTALL;
-        } else {
+        } else if (*p == '-') {
+            if (dash)
+                return re_parse_error(s, "Multiple dashes in flag group");
+            dash = true;
+            p++;
+            continue;
+        } else if (*p == ':') {
+            if (add_mask == 0 && remove_mask == 0)
+                return re_parse_error(s, "Invalid flag group");
+            p++;
             break;
+        } else {
+            return re_parse_error(s, "Invalid group");
         }
-        if (mask & val)
-            return re_parse_error(s, "duplicate modifier: '%c'", *p);
-        mask |= val;
+        if ((add_mask | remove_mask) & val)
+            return re_parse_error(s, "Repeated flag in flag group");
+        if (dash)
+            remove_mask |= val;
+        else
+            add_mask |= val;
         p++;
     }
     *pp = p;
-    return mask;
+    *padd_mask = add_mask;
+    *premove_mask = remove_mask;
+    return 0;
 }
 
 static bool update_modifier(bool val, int add_mask, int remove_mask,
@@ -1890,7 +1947,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
 {
     const uint8_t *p;
     int c, last_atom_start, quant_min, quant_max, last_capture_count;
-    bool greedy, is_neg, is_backward_lookahead;
+    bool greedy, is_neg, is_backward_lookahead, unquantifiable = false;
     REStringList cr_s, *cr = &cr_s;
 
     /* after a failed allocation the byte code is incomplete and 'buf' may
@@ -1923,7 +1980,20 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
         break;
     case '{':
         if (s->is_unicode) {
-            return re_parse_error(s, "syntax error");
+            /* V8: Nothing to repeat for a whole {n}, {n,} or {n,m}, Lone
+               quantifier brackets otherwise */
+            const uint8_t *p1 = p + 1;
+            if (!lre_is_digit(*p1))
+                goto lone_bracket;
+            parse_digits(&p1, true);
+            if (*p1 == ',') {
+                p1++;
+                if (lre_is_digit(*p1))
+                    parse_digits(&p1, true);
+            }
+            if (*p1 != '}')
+                goto lone_bracket;
+            return re_parse_error(s, "Nothing to repeat");
         } else if (!lre_is_digit(p[1])) {
             /* Annex B: we accept '{' not followed by digits as a
                normal atom */
@@ -1946,7 +2016,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
     case '*':
     case '+':
     case '?':
-        return re_parse_error(s, "nothing to repeat");
+        return re_parse_error(s, "Nothing to repeat");
     case '(':
         if (p[1] == '?') {
             if (p[2] == ':') {
@@ -1963,21 +2033,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 bool saved_ignore_case, saved_multi_line, saved_dotall;
                 int add_mask, remove_mask;
                 p += 2;
-                remove_mask = 0;
-                add_mask = re_parse_modifiers(s, &p);
-                if (add_mask < 0)
-                    return -1;
-                if (*p == '-') {
-                    p++;
-                    remove_mask = re_parse_modifiers(s, &p);
-                    if (remove_mask < 0)
-                        return -1;
-                }
-                if ((add_mask == 0 && remove_mask == 0) ||
-                    (add_mask & remove_mask) != 0) {
-                    return re_parse_error(s, "invalid modifiers");
-                }
-                if (re_parse_expect(s, &p, ':'))
+                if (re_parse_modifiers(s, &p, &add_mask, &remove_mask))
                     return -1;
                 saved_ignore_case = s->ignore_case;
                 saved_multi_line = s->multi_line;
@@ -2015,6 +2071,8 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 if (!s->is_unicode && !is_backward_lookahead)  {
                     last_atom_start = s->byte_code.size;
                     last_capture_count = s->capture_count;
+                } else {
+                    unquantifiable = true;
                 }
                 pos = re_emit_op_u32(s, REOP_lookahead + is_neg, 0);
                 s->buf_ptr = p;
@@ -2030,15 +2088,16 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 put_u32(s->byte_code.buf + pos, s->byte_code.size - (pos + 4));
             } else if (p[2] == '<') {
                 p += 3;
-                if (re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf),
-                                        &p)) {
-                    return re_parse_error(s, "invalid group name");
+                int ret = re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf), &p);
+                if (ret) {
+                    return re_parse_error(s, ret == -2 ? "Invalid Unicode escape"
+                                                       : "Invalid capture group name");
                 }
                 /* poor's man method to test duplicate group
                    names. */
                 /* XXX: this method does not catch all the errors*/
                 if (is_duplicate_group_name(s, s->u.tmp_buf, s->group_name_scope)) {
-                    return re_parse_error(s, "duplicate group name");
+                    return re_parse_error(s, "Duplicate capture group name");
                 }
                 /* group name with a trailing zero */
                 dbuf_put(&s->group_names, (uint8_t *)s->u.tmp_buf,
@@ -2047,7 +2106,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 s->has_named_captures = 1;
                 goto parse_capture;
             } else {
-                return re_parse_error(s, "invalid group");
+                return re_parse_error(s, "Invalid group");
             }
         } else {
             int capture_index;
@@ -2090,7 +2149,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
         case 'k':
             {
                 const uint8_t *p1;
-                int dummy_res, n;
+                int dummy_res, n, ret;
                 bool is_forward;
                 
                 p1 = p;
@@ -2099,15 +2158,16 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                        unicode mode if there is no named capture
                        definition */
                     if (s->is_unicode || re_has_named_captures(s))
-                        return re_parse_error(s, "expecting group name");
+                        return re_parse_error(s, "Invalid named reference");
                     else
                         goto parse_class_atom;
                 }
                 p1 += 3;
-                if (re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf),
-                                        &p1)) {
+                ret = re_parse_group_name(s->u.tmp_buf, sizeof(s->u.tmp_buf), &p1);
+                if (ret) {
                     if (s->is_unicode || re_has_named_captures(s))
-                        return re_parse_error(s, "invalid group name");
+                        return re_parse_error(s, ret == -2 ? "Invalid Unicode escape"
+                                                           : "Invalid capture group name");
                     else
                         goto parse_class_atom;
                 }
@@ -2119,7 +2179,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                     n = re_parse_captures(s, &dummy_res, s->u.tmp_buf, false);
                     if (n == 0) {
                         if (s->is_unicode || re_has_named_captures(s))
-                            return re_parse_error(s, "group name not defined");
+                            return re_parse_error(s, "Invalid named capture referenced");
                         else
                             goto parse_class_atom;
                     }
@@ -2143,7 +2203,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
             c = 0;
             if (s->is_unicode) {
                 if (lre_is_digit(*p)) {
-                    return re_parse_error(s, "invalid decimal escape in regular expression");
+                    return re_parse_error(s, "Invalid decimal escape");
                 }
             } else {
                 /* Annex B.1.4: accept legacy octal */
@@ -2181,7 +2241,8 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                         }
                         goto normal_char;
                     }
-                    return re_parse_error(s, "back reference out of range in regular expression");
+                    /* V8 */
+                    return re_parse_error(s, "Invalid escape");
                 }
                 last_atom_start = s->byte_code.size;
                 last_capture_count = s->capture_count;
@@ -2206,8 +2267,10 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
         break;
     case ']':
     case '}':
-        if (s->is_unicode)
-            return re_parse_error(s, "syntax error");
+        if (s->is_unicode) {
+        lone_bracket:
+            return re_parse_error(s, "Lone quantifier brackets");
+        }
         goto parse_class_atom;
     default:
     parse_class_atom:
@@ -2242,6 +2305,28 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
         break;
     }
 
+    /* V8: a quantifier after a lookaround that takes none */
+    if (unquantifiable) {
+        c = *p;
+        if (c == '*' || c == '+' || c == '?')
+            return re_parse_error(s, "Invalid quantifier");
+        if (c == '{') {
+            const uint8_t *p1 = p + 1;
+            if (lre_is_digit(*p1)) {
+                parse_digits(&p1, true);
+                if (*p1 == ',') {
+                    p1++;
+                    if (lre_is_digit(*p1))
+                        parse_digits(&p1, true);
+                }
+                if (*p1 == '}')
+                    return re_parse_error(s, "Invalid quantifier");
+            }
+            if (s->is_unicode)
+                return re_parse_error(s, "Incomplete quantifier");
+        }
+    }
+
     /* quantifier */
     if (last_atom_start >= 0) {
         c = *p;
@@ -2268,7 +2353,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                    followed by digits as a normal atom */
                 if (!lre_is_digit(p[1])) {
                     if (s->is_unicode)
-                        goto invalid_quant_count;
+                        goto incomplete_quant;
                     break;
                 }
                 p++;
@@ -2279,8 +2364,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                     if (lre_is_digit(*p)) {
                         quant_max = parse_digits(&p, true);
                         if (quant_max < quant_min) {
-                        invalid_quant_count:
-                            return re_parse_error(s, "invalid repetition count");
+                            return re_parse_error(s, "numbers out of order in {} quantifier");
                         }
                     } else {
                         quant_max = INT32_MAX; /* infinity */
@@ -2291,8 +2375,12 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                     p = p1;
                     break;
                 }
-                if (re_parse_expect(s, &p, '}'))
-                    return -1;
+                if (*p != '}') {
+                incomplete_quant:
+                    /* V8 */
+                    return re_parse_error(s, "Incomplete quantifier");
+                }
+                p++;
             }
         quantifier:
             greedy = true;
@@ -2301,7 +2389,7 @@ static int re_parse_term(REParseState *s, bool is_backward_dir)
                 greedy = false;
             }
             if (last_atom_start < 0) {
-                return re_parse_error(s, "nothing to repeat");
+                return re_parse_error(s, "Nothing to repeat");
             }
             {
                 bool need_capture_init, add_zero_advance_check;

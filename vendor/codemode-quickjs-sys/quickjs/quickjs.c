@@ -24228,6 +24228,11 @@ static __exception int js_parse_regexp(JSParseState *s)
     /* flags */
     for(;;) {
         c = utf8_decode(p, &p_next);
+        if (c == '\\') {
+            /* V8: a flag may not be escaped */
+            js_parse_error(s, "Invalid regular expression flags");
+            goto fail;
+        }
         /* no need to test for invalid UTF-8, 0xFFFD is not ident_next */
         if (!lre_js_is_ident_next(c))
             break;
@@ -49212,8 +49217,9 @@ static JSValue js_string_includes(JSContext *ctx, JSValueConst this_val,
         return str;
     ret = js_is_regexp(ctx, argv[0]);
     if (ret) {
-        if (ret > 0)
-            JS_ThrowTypeError(ctx, "regexp not supported");
+        if (ret > 0) /* V8 */
+            JS_ThrowTypeError(ctx, "First argument to String.prototype.%s must not be a regular expression",
+                              magic == 0 ? "includes" : magic == 1 ? "startsWith" : "endsWith");
         goto fail;
     }
     v = JS_ToString(ctx, argv[0]);
@@ -50976,6 +50982,20 @@ static void js_v8_throw_regexp_error(JSContext *ctx, const char *msg,
         flags_str = JS_ToCString(ctx, flags);
     JS_ThrowSyntaxError(ctx, "Invalid regular expression: /%.*s/%s: %s",
                         (int)len, pattern, flags_str ? flags_str : "", reason);
+    if (memchr(pattern, '\0', len)) {
+        /* the C format stops at a NUL the pattern holds; V8 prints it */
+        char tail[128];
+        JSValue exc, pat, text;
+        snprintf(tail, sizeof(tail), "/%s: %s", flags_str ? flags_str : "", reason);
+        exc = JS_GetException(ctx);
+        pat = JS_NewStringLen(ctx, pattern, len);
+        text = JS_IsException(pat) ? JS_EXCEPTION :
+            JS_ConcatString3(ctx, "Invalid regular expression: /", pat, tail);
+        if (!JS_IsException(text))
+            JS_DefinePropertyValue(ctx, exc, JS_ATOM_message, text,
+                                   JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        JS_Throw(ctx, exc);
+    }
     if (flags_str)
         JS_FreeCString(ctx, flags_str);
 }
@@ -51040,8 +51060,15 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
     }
 
     if (re_flags & LRE_FLAG_UNICODE)
-        if (re_flags & LRE_FLAG_UNICODE_SETS)
-            return JS_ThrowSyntaxError(ctx, "invalid regular expression flags");
+        if (re_flags & LRE_FLAG_UNICODE_SETS) {
+            /* V8: Invalid flags supplied to RegExp constructor 'uv' */
+            str = JS_ToCString(ctx, flags);
+            if (!str)
+                return JS_EXCEPTION;
+            JS_ThrowSyntaxError(ctx, "Invalid flags supplied to RegExp constructor '%s'", str);
+            JS_FreeCString(ctx, str);
+            return JS_EXCEPTION;
+        }
 
     /* The v flag implies full Unicode, like u, so the pattern must be
        UTF-8 (not CESU-8) for both. */
@@ -51119,9 +51146,23 @@ static JSRegExp *js_get_regexp(JSContext *ctx, JSValueConst obj,
             return &p->u.regexp;
     }
     if (throw_error) {
-        JS_ThrowTypeErrorInvalidClass(ctx, JS_CLASS_REGEXP);
+        char recv[V8_VALUE_STR_BUF_SIZE];
+        /* V8 names exec, also when another method (test, @@match, ...)
+           runs it, and compile by its own name */
+        if (!js_v8_throw_incompatible_receiver(ctx, obj, " compile "))
+            JS_ThrowTypeError(ctx, "Method RegExp.prototype.exec called on incompatible receiver %s",
+                              js_v8_value_str(ctx, recv, sizeof(recv), obj));
     }
     return NULL;
+}
+
+/* V8's text for a RegExp.prototype method called on a primitive:
+   `Method RegExp.prototype.@@match called on incompatible receiver undefined` */
+static JSValue js_v8_throw_regexp_receiver(JSContext *ctx, JSValueConst this_val)
+{
+    if (!js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+        JS_ThrowTypeErrorNotAnObject(ctx);
+    return JS_EXCEPTION;
 }
 
 /* return < 0 if exception or true/false */
@@ -51427,7 +51468,7 @@ static JSValue js_regexp_toString(JSContext *ctx, JSValueConst this_val,
     StringBuffer b_s, *b = &b_s;
 
     if (!JS_IsObject(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, this_val);
 
     string_buffer_init(ctx, b, 0);
     string_buffer_putc8(b, '/');
@@ -51476,7 +51517,7 @@ static JSValue js_regexp_escape(JSContext *ctx, JSValueConst this_val,
     char s[16];
 
     if (!JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "not a string");
+        return JS_ThrowTypeError(ctx, "input argument must be a string"); /* V8 */
     if (JS_VALUE_GET_TAG(argv[0]) == JS_TAG_STRING_ROPE) {
         str = js_linearize_string_rope(ctx, argv[0]);
         if (JS_IsException(str))
@@ -52019,7 +52060,7 @@ static JSValue js_regexp_Symbol_match(JSContext *ctx, JSValueConst this_val,
     JSString *p;
 
     if (!JS_IsObject(rx))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, rx);
 
     A = JS_UNDEFINED;
     flags = JS_UNDEFINED;
@@ -52189,7 +52230,7 @@ static JSValue js_regexp_Symbol_matchAll(JSContext *ctx, JSValueConst this_val,
     JSRegExpStringIteratorData *it;
 
     if (!JS_IsObject(R))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, R);
 
     C = JS_UNDEFINED;
     flags = JS_UNDEFINED;
@@ -52338,7 +52379,7 @@ static JSValue js_regexp_Symbol_replace(JSContext *ctx, JSValueConst this_val,
     int64_t position;
 
     if (!JS_IsObject(rx))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, rx);
 
     string_buffer_init(ctx, b, 0);
     value_buffer_init(ctx, results);
@@ -52522,7 +52563,7 @@ static JSValue js_regexp_Symbol_search(JSContext *ctx, JSValueConst this_val,
     JSValue str, previousLastIndex, currentLastIndex, result, index;
 
     if (!JS_IsObject(rx))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, rx);
 
     result = JS_UNDEFINED;
     currentLastIndex = JS_UNDEFINED;
@@ -52586,7 +52627,7 @@ static JSValue js_regexp_Symbol_split(JSContext *ctx, JSValueConst this_val,
     int64_t lengthA, e, numberOfCaptures, i;
 
     if (!JS_IsObject(rx))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return js_v8_throw_regexp_receiver(ctx, rx);
 
     ctor = JS_UNDEFINED;
     splitter = JS_UNDEFINED;
