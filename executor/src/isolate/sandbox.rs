@@ -461,7 +461,12 @@ mod tests {
         let sandbox = preparation.into_sandbox().expect("a sandbox");
         let parts = |s: Sandbox| (s.host, s.interrupt, s.meter, s.ctx, s.rt);
         let mut sandbox = sandbox;
-        for round in 0..3 {
+        for round in 0..4 {
+            // Odd rounds collect; even ones do not, so the restore finalizes the run's objects
+            // from the tail of the object list alone, and their run grows the global object
+            // past its shape's room after making the probe: the image's shape, moved to the
+            // list's end, must not end that walk before the probe.
+            let collect = round % 2 == 1;
             sandbox.ctx.mark_used();
             sandbox.ctx.with(|ctx| {
                 set_probe(&ctx, "probe", &made_by_run);
@@ -472,13 +477,19 @@ mod tests {
                     .eval("const o = { probe }; o.self = o; probe.o = o; delete globalThis.imaged; probe()")
                     .expect("the run");
                 assert_eq!(count, 2, "round {round}");
+                if !collect {
+                    ctx.eval::<(), _>("for (let i = 0; i < 256; i++) globalThis['grown' + i] = i;")
+                        .expect("the global grows");
+                }
             });
-            sandbox.rt.run_gc();
-            assert_eq!(
-                Arc::strong_count(&in_image),
-                2,
-                "round {round}: collected, not finalized"
-            );
+            if collect {
+                sandbox.rt.run_gc();
+                assert_eq!(
+                    Arc::strong_count(&in_image),
+                    2,
+                    "round {round}: collected, not finalized"
+                );
+            }
             let (host, interrupt, meter, ctx, rt) = parts(sandbox);
             sandbox = Sandbox::restored(host, interrupt, meter, ctx, rt);
             assert_eq!(
