@@ -462,10 +462,11 @@ mod tests {
         let parts = |s: Sandbox| (s.host, s.interrupt, s.meter, s.ctx, s.rt);
         let mut sandbox = sandbox;
         for round in 0..4 {
-            // Odd rounds collect; even ones do not, so the restore finalizes the run's objects
-            // from the tail of the object list alone, and their run grows the global object
-            // past its shape's room after making the probe: the image's shape, moved to the
-            // list's end, must not end that walk before the probe.
+            // Odd rounds collect (which reorders the engine's object list, so the restore
+            // walks all of it); even ones do not, so the restore finalizes the run's objects
+            // from the list's end alone, and their run grows the global object after making
+            // the probe (a shape resized moves to the list's end, and a shape must not end
+            // that walk before the probe).
             let collect = round % 2 == 1;
             sandbox.ctx.mark_used();
             sandbox.ctx.with(|ctx| {
