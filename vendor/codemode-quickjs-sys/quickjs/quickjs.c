@@ -364,6 +364,9 @@ struct JSRuntime {
     struct list_head gc_zero_ref_count_list;
     struct list_head tmp_obj_list; /* used during GC */
     JSGCPhaseEnum gc_phase : 8;
+    /* a collection ran since JS_MarkRuntimePrepared: until one does, every
+       object made since the mark follows every marked object in gc_obj_list */
+    bool gc_since_prepared;
     size_t malloc_gc_threshold;
 #ifdef ENABLE_DUMPS // JS_DUMP_LEAKS
     struct list_head string_list; /* list of JSString.link */
@@ -2723,6 +2726,31 @@ static void js_finalize_host_objects(JSRuntime *rt, bool keep_prepared)
 {
     struct list_head *el;
 
+    /* Objects are appended to gc_obj_list when made and only a collection
+       reorders them (a shape moves to the end when resized, but a shape holds
+       nothing of the embedder's): with no collection since the mark, the
+       objects made since are the list's tail, after the last marked object,
+       and only the tail is walked instead of the whole image. */
+    if (keep_prepared && !rt->gc_since_prepared) {
+        for (el = rt->gc_obj_list.prev; el != &rt->gc_obj_list; el = el->prev) {
+            JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
+            JSObject *p;
+            JSClassFinalizer *finalizer;
+
+            if (JS_GC_TYPE(gp) != JS_GC_OBJ_TYPE_JS_OBJECT)
+                continue;
+            if (js_rc(gp)->prepared)
+                break;
+            p = (JSObject *)gp;
+            if (!js_holds_host_memory(p))
+                continue;
+            finalizer = rt->class_array[p->class_id].finalizer;
+            if (finalizer)
+                (*finalizer)(rt, JS_MKPTR(JS_TAG_OBJECT, p));
+            p->class_id = 0;
+        }
+        return;
+    }
     list_for_each(el, &rt->gc_obj_list) {
         JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
         JSObject *p;
@@ -2772,6 +2800,7 @@ void JS_MarkRuntimePrepared(JSRuntime *rt)
         JSGCObjectHeader *gp = list_entry(el, JSGCObjectHeader, link);
         js_rc(gp)->prepared = 1;
     }
+    rt->gc_since_prepared = false;
 }
 
 /* Ends a run of a runtime whose image the embedder restores next: the runtime is abandoned
@@ -7668,6 +7697,7 @@ static void gc_free_cycles(JSRuntime *rt)
 
 void JS_RunGC(JSRuntime *rt)
 {
+    rt->gc_since_prepared = true;
     /* decrement the reference of the children of each object. mark =
        1 after this pass. */
     gc_decref(rt);

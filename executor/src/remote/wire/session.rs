@@ -50,8 +50,9 @@ impl Default for SessionOptions {
 /// How much a socket reads at once. `tungstenite` zero-fills the free part of its read
 /// buffer, up to this size, before every read (one that finds nothing included): at its
 /// default of 128 KiB that was a quarter of the daemon's runtime per run, for messages of a
-/// few hundred bytes. A larger message is still read whole, this many bytes per read.
-const READ_CHUNK_BYTES: usize = 16 << 10;
+/// few hundred bytes, and at 16 KiB still a few percent of it. A larger message is still
+/// read whole, this many bytes per read.
+const READ_CHUNK_BYTES: usize = 4 << 10;
 
 /// The WebSocket configuration of both ends: messages and frames up to `max_message_bytes`,
 /// read [`READ_CHUNK_BYTES`] at a time.
