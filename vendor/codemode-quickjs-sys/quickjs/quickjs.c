@@ -9063,13 +9063,30 @@ static const char *js_v8_value_str(JSContext *ctx, char *buf, int buf_size,
     }
 }
 
+/* A property key as V8 prints it in a message: a symbol as `Symbol(desc)`,
+   the others as their string. */
+static const char *js_v8_atom_str(JSContext *ctx, char *buf, int buf_size,
+                                  JSAtom atom)
+{
+    char desc[ATOM_GET_STR_BUF_SIZE];
+
+    if (!__JS_AtomIsTaggedInt(atom) &&
+        (ctx->rt->atom_array[atom]->atom_type == JS_ATOM_TYPE_SYMBOL ||
+         ctx->rt->atom_array[atom]->atom_type == JS_ATOM_TYPE_GLOBAL_SYMBOL)) {
+        snprintf(buf, buf_size, "Symbol(%s)",
+                 JS_AtomGetStr(ctx, desc, sizeof(desc), atom));
+        return buf;
+    }
+    return JS_AtomGetStr(ctx, buf, buf_size, atom);
+}
+
 /* a new property on a non-extensible object (V8: Cannot add property 0,
    object is not extensible; Cannot define property x, ... for defineProperty) */
 static int JS_ThrowTypeErrorNotExtensible(JSContext *ctx, int flags,
                                           const char *verb, JSAtom atom)
 {
     char name[ATOM_GET_STR_BUF_SIZE];
-    JS_AtomGetStr(ctx, name, sizeof(name), atom);
+    js_v8_atom_str(ctx, name, sizeof(name), atom);
     return JS_ThrowTypeErrorOrFalse(ctx, flags, "Cannot %s property %s, object is not extensible",
                                     verb, name);
 }
@@ -9181,7 +9198,7 @@ static int JS_ThrowTypeErrorReadOnlyProp(JSContext *ctx, int flags,
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
         char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
         const char *type;
-        JS_AtomGetStr(ctx, name, sizeof(name), atom);
+        js_v8_atom_str(ctx, name, sizeof(name), atom);
         js_v8_value_str(ctx, target, sizeof(target), obj);
         switch (JS_VALUE_GET_NORM_TAG(obj)) {
         case JS_TAG_OBJECT:
@@ -9589,7 +9606,7 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
         return true;
     if (p == JS_VALUE_GET_OBJ(ctx->class_proto[JS_CLASS_OBJECT])) {
         if (throw_flag) {
-            JS_ThrowTypeError(ctx, "'Immutable prototype object \'Object.prototype\' cannot have their prototype set'");
+            JS_ThrowTypeError(ctx, "Immutable prototype object 'Object.prototype' cannot have their prototype set");
             return -1;
         }
         return false;
@@ -9610,7 +9627,7 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
         do {
             if (p1 == p) {
                 if (throw_flag) {
-                    JS_ThrowTypeError(ctx, "circular prototype chain");
+                    JS_ThrowTypeError(ctx, "Cyclic __proto__ value");
                     return -1;
                 } else {
                     return false;
@@ -9738,8 +9755,11 @@ static int JS_OrdinaryIsInstanceOf(JSContext *ctx, JSValueConst val,
         return false;
     obj_proto = JS_GetProperty(ctx, obj, JS_ATOM_prototype);
     if (JS_VALUE_GET_TAG(obj_proto) != JS_TAG_OBJECT) {
-        if (!JS_IsException(obj_proto))
-            JS_ThrowTypeError(ctx, "operand 'prototype' property is not an object");
+        if (!JS_IsException(obj_proto)) {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Function has non-object prototype '%s' in instanceof check",
+                              js_v8_value_str(ctx, buf, sizeof(buf), obj_proto));
+        }
         ret = -1;
         goto done;
     }
@@ -11255,7 +11275,7 @@ static int call_setter(JSContext *ctx, JSObject *setter, JSAtom prop,
             ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
             /* V8: Cannot set property x of #<A> which has only a getter */
             char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
-            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            js_v8_atom_str(ctx, name, sizeof(name), prop);
             js_v8_value_str(ctx, target, sizeof(target), this_obj);
             JS_ThrowTypeError(ctx, "Cannot set property %s of %s which has only a getter",
                               name, target);
@@ -11668,7 +11688,7 @@ retry:
             case JS_TAG_BIG_INT: type = "bigint"; break;
             default: type = "number"; break;
             }
-            JS_AtomGetStr(ctx, name, sizeof(name), prop);
+            js_v8_atom_str(ctx, name, sizeof(name), prop);
             js_v8_value_str(ctx, target, sizeof(target), this_obj);
             JS_ThrowTypeError(ctx, "Cannot create property '%s' on %s '%s'", name, type, target);
             ret = -1;
@@ -12411,7 +12431,7 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
                 }
                 if (!ret) {
                     JS_FreeValue(ctx, num);
-                    return JS_ThrowTypeErrorOrFalse(ctx, flags, "non integer index in typed array");
+                    return JS_ThrowTypeErrorOrFalse(ctx, flags, "Invalid typed array index");
                 }
                 ret = JS_NumberIsNegativeOrMinusZero(ctx, num);
                 JS_FreeValue(ctx, num);
@@ -12917,7 +12937,7 @@ int JS_DeleteProperty(JSContext *ctx, JSValueConst obj, JSAtom prop, int flags)
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
         /* V8: Cannot delete property 'a' of #<Object> */
         char name[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
-        JS_AtomGetStr(ctx, name, sizeof(name), prop);
+        js_v8_atom_str(ctx, name, sizeof(name), prop);
         js_v8_value_str(ctx, target, sizeof(target), obj);
         JS_ThrowTypeError(ctx, "Cannot delete property '%s' of %s", name, target);
         return -1;
@@ -13129,6 +13149,8 @@ void *JS_GetAnyOpaque(JSValueConst obj, JSClassID *class_id)
     return p->u.opaque;
 }
 
+static int check_function(JSContext *ctx, JSValueConst obj);
+
 static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
 {
     int i;
@@ -13160,6 +13182,12 @@ static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
             case HINT_NONE:
                 atom = JS_ATOM_default;
                 break;
+            }
+            /* V8 calls it and names a value that is not callable as its
+               default call site does (`number 1 is not a function`) */
+            if (check_function(ctx, method)) {
+                JS_FreeValue(ctx, method);
+                goto exception;
             }
             arg = JS_AtomToString(ctx, atom);
             ret = JS_CallFree(ctx, method, val, 1, vc(&arg));
@@ -43189,9 +43217,10 @@ static JSValue js_object___defineGetter__(JSContext *ctx, JSValueConst this_val,
     if (JS_IsException(obj))
         return JS_EXCEPTION;
 
-    if (check_function(ctx, value)) {
+    if (!JS_IsFunction(ctx, value)) {
         JS_FreeValue(ctx, obj);
-        return JS_EXCEPTION;
+        return JS_ThrowTypeError(ctx, "Object.prototype.__define%cetter__: Expecting function",
+                                 magic ? 'S' : 'G');
     }
     atom = JS_ValueToAtom(ctx, prop);
     if (unlikely(atom == JS_ATOM_NULL)) {
@@ -43565,8 +43594,11 @@ static JSValue js_object_preventExtensions(JSContext *ctx, JSValueConst this_val
     if (reflect) {
         return js_bool(ret);
     } else {
-        if (!ret)
+        if (!ret) {
+            if (JS_VALUE_GET_OBJ(obj)->class_id == JS_CLASS_PROXY)
+                return JS_ThrowTypeError(ctx, "'preventExtensions' on proxy: trap returned falsish");
             return JS_ThrowTypeError(ctx, "Cannot prevent extensions");
+        }
         return js_dup(obj);
     }
 }
@@ -43692,6 +43724,8 @@ JSValue JS_ToObjectString(JSContext *ctx, JSValueConst val)
 static JSValue js_object_toLocaleString(JSContext *ctx, JSValueConst this_val,
                                         int argc, JSValueConst *argv)
 {
+    if (JS_IsUndefined(this_val) || JS_IsNull(this_val))
+        return JS_ThrowTypeError(ctx, "Object.prototype.toLocaleString called on null or undefined");
     return JS_Invoke(ctx, this_val, JS_ATOM_toString, 0, NULL);
 }
 
@@ -43762,7 +43796,9 @@ static JSValue js_object_seal(JSContext *ctx, JSValueConst this_val,
     if (res < 0)
         return JS_EXCEPTION;
     if (!res) {
-        return JS_ThrowTypeError(ctx, "proxy preventExtensions handler returned false");
+        if (p->class_id == JS_CLASS_PROXY)
+            return JS_ThrowTypeError(ctx, "'preventExtensions' on proxy: trap returned falsish");
+        return JS_ThrowTypeError(ctx, freeze_flag ? "Cannot freeze" : "Cannot seal");
     }
 
     if (freeze_flag && is_typed_array(p->class_id)) {
@@ -43965,7 +44001,8 @@ static JSValue JS_SpeciesConstructor(JSContext *ctx, JSValueConst obj,
     if (JS_IsUndefined(species) || JS_IsNull(species))
         return js_dup(defaultConstructor);
     if (!JS_IsConstructor(ctx, species)) {
-        JS_ThrowTypeErrorNotAConstructor(ctx, species);
+        /* V8 names the expression of its own built-in */
+        JS_ThrowTypeError(ctx, "object.constructor[Symbol.species] is not a constructor");
         JS_FreeValue(ctx, species);
         return JS_EXCEPTION;
     }
@@ -43988,7 +44025,7 @@ static JSValue js_object_set___proto__(JSContext *ctx, JSValueConst this_val,
                                        JSValueConst proto)
 {
     if (JS_IsUndefined(this_val) || JS_IsNull(this_val))
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "set Object.prototype.__proto__ called on null or undefined");
     if (!JS_IsObject(proto) && !JS_IsNull(proto))
         return JS_UNDEFINED;
     if (JS_SetPrototypeInternal(ctx, this_val, proto, true) < 0)
@@ -44351,6 +44388,13 @@ static JSValue js_function_apply(JSContext *ctx, JSValueConst this_val,
 static JSValue js_function_call(JSContext *ctx, JSValueConst this_val,
                                 int argc, JSValueConst *argv)
 {
+    if (!JS_IsFunction(ctx, this_val)) {
+        /* V8 words it as for apply */
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "Function.prototype.call was called on %s, which is %s and not a function",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), this_val),
+                                 js_v8_typeof_article(ctx, this_val));
+    }
     if (argc <= 0) {
         return JS_Call(ctx, this_val, JS_UNDEFINED, 0, NULL);
     } else {
@@ -44647,8 +44691,11 @@ static JSValue js_error_toString(JSContext *ctx, JSValueConst this_val,
 {
     JSValue name, msg;
 
-    if (!JS_IsObject(this_val))
+    if (!JS_IsObject(this_val)) {
+        if (js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+            return JS_EXCEPTION;
         return JS_ThrowTypeErrorNotAnObject(ctx);
+    }
     name = JS_GetProperty(ctx, this_val, JS_ATOM_name);
     if (JS_IsUndefined(name))
         name = JS_AtomToString(ctx, JS_ATOM_Error);
@@ -45031,6 +45078,10 @@ static JSValue JS_ArraySpeciesCreate(JSContext *ctx, JSValueConst obj,
     }
     if (JS_IsUndefined(ctor)) {
         return js_array_constructor(ctx, JS_UNDEFINED, 1, &len_val);
+    } else if (!JS_IsConstructor(ctx, ctor)) {
+        /* V8 names the expression of its own built-in */
+        JS_FreeValue(ctx, ctor);
+        return JS_ThrowTypeError(ctx, "object.constructor[Symbol.species] is not a constructor");
     } else {
         ret = JS_CallConstructor(ctx, ctor, 1, &len_val);
         JS_FreeValue(ctx, ctor);
@@ -45175,7 +45226,7 @@ static JSValue js_array_concat(JSContext *ctx, JSValueConst this_val,
             if (js_get_length64(ctx, &len, e))
                 goto exception;
             if (n + len > MAX_SAFE_INTEGER) {
-                JS_ThrowTypeError(ctx, "Array loo long");
+                JS_ThrowTypeError(ctx, "Invalid array length");
                 goto exception;
             }
             for (k = 0; k < len; k++, n++) {
@@ -45190,7 +45241,7 @@ static JSValue js_array_concat(JSContext *ctx, JSValueConst this_val,
             }
         } else {
             if (n >= MAX_SAFE_INTEGER) {
-                JS_ThrowTypeError(ctx, "Array loo long");
+                JS_ThrowTypeError(ctx, "Invalid array length");
                 goto exception;
             }
             if (JS_DefinePropertyValueInt64Const(ctx, arr, n, e,
@@ -45954,7 +46005,11 @@ static JSValue js_array_push(JSContext *ctx, JSValueConst this_val,
         goto exception;
     newLen = len + argc;
     if (newLen > MAX_SAFE_INTEGER) {
-        JS_ThrowTypeError(ctx, "Array loo long");
+        if (unshift)
+            JS_ThrowTypeError(ctx, "Invalid array length");
+        else
+            JS_ThrowTypeError(ctx, "Pushing %d elements on an array-like of length %" PRId64 " is disallowed, as the total surpasses 2**53-1",
+                              argc, len);
         goto exception;
     }
     from = len;
@@ -46125,7 +46180,7 @@ static JSValue js_array_slice(JSContext *ctx, JSValueConst this_val,
                 goto exception;
         }
         if (len + item_count - del_count > MAX_SAFE_INTEGER) {
-            JS_ThrowTypeError(ctx, "Array loo long");
+            JS_ThrowTypeError(ctx, "Invalid array length");
             goto exception;
         }
         count = del_count;
@@ -46880,7 +46935,7 @@ static JSValue js_iterator_constructor(JSContext *ctx, JSValueConst new_target,
     p = JS_VALUE_GET_OBJ(new_target);
     if (p->class_id == JS_CLASS_C_FUNCTION)
         if (p->u.cfunc.c_function.generic == js_iterator_constructor)
-            return JS_ThrowTypeError(ctx, "abstract class not constructable");
+            return JS_ThrowTypeError(ctx, "Abstract class Iterator not directly constructable");
     return js_create_from_ctor(ctx, new_target, JS_CLASS_ITERATOR);
 }
 
@@ -47147,6 +47202,17 @@ fail:
     return JS_EXCEPTION;
 }
 
+/* IteratorStep of an iterator record an Iterator helper made: V8 calls
+   [[NextMethod]] and names a value that is not callable as its default
+   call site does (`number 0 is not a function`) */
+static JSValue js_iterator_helper_step(JSContext *ctx, JSValueConst obj,
+                                       JSValueConst next, int *pdone)
+{
+    if (check_function(ctx, next))
+        return JS_EXCEPTION;
+    return JS_IteratorNext(ctx, obj, next, 0, NULL, pdone);
+}
+
 static int check_iterator(JSContext *ctx, JSValueConst obj)
 {
     if (!JS_IsObject(obj)) {
@@ -47175,7 +47241,7 @@ typedef struct JSIteratorHelperData {
 static JSValue js_create_iterator_helper(JSContext *ctx, JSValueConst this_val,
                                          int argc, JSValueConst *argv, int magic)
 {
-    JSValueConst func;
+    JSValueConst func, limit_arg = JS_UNDEFINED;
     JSValue obj, method;
     int64_t count;
     bool allow_partial;
@@ -47237,6 +47303,7 @@ static JSValue js_create_iterator_helper(JSContext *ctx, JSValueConst this_val,
             if (JS_IsException(v))
                 goto fail;
             JS_ToFloat64Free(ctx, &dlimit, v);
+            limit_arg = argv[0];
             if (isnan(dlimit))
                 goto range_error;
             if (isfinite(dlimit) && dlimit > MAX_SAFE_INTEGER)
@@ -47253,6 +47320,12 @@ static JSValue js_create_iterator_helper(JSContext *ctx, JSValueConst this_val,
     case JS_ITERATOR_HELPER_KIND_MAP:
         {
             func = argv[0];
+            /* V8 names flatMap itself for its mapper */
+            if (magic == JS_ITERATOR_HELPER_KIND_FLAT_MAP &&
+                !JS_IsFunction(ctx, func)) {
+                JS_ThrowTypeError(ctx, "Iterator.prototype.flatMap is not a function");
+                goto fail;
+            }
             if (check_function(ctx, func))
                 goto fail;
         }
@@ -47293,7 +47366,12 @@ static JSValue js_create_iterator_helper(JSContext *ctx, JSValueConst this_val,
     JS_SetOpaqueInternal(obj, it);
     return obj;
 range_error:
-    JS_ThrowRangeError(ctx, "must be positive");
+    {
+        /* V8 names the argument as given */
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowRangeError(ctx, "%s must be positive",
+                           js_v8_value_str(ctx, buf, sizeof(buf), limit_arg));
+    }
 fail:
     JS_IteratorClose(ctx, this_val, true);
     return JS_EXCEPTION;
@@ -47326,7 +47404,7 @@ static JSValue js_iterator_proto_func(JSContext *ctx, JSValueConst this_val,
         {
             r = JS_TRUE;
             for (idx = 0; /*empty*/; idx++) {
-                item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+                item = js_iterator_helper_step(ctx, this_val, method, &done);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (done)
@@ -47355,7 +47433,7 @@ static JSValue js_iterator_proto_func(JSContext *ctx, JSValueConst this_val,
     case JS_ITERATOR_HELPER_KIND_FIND:
         {
             for (idx = 0; /*empty*/; idx++) {
-                item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+                item = js_iterator_helper_step(ctx, this_val, method, &done);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (done)
@@ -47388,7 +47466,7 @@ static JSValue js_iterator_proto_func(JSContext *ctx, JSValueConst this_val,
     case JS_ITERATOR_HELPER_KIND_FOR_EACH:
         {
             for (idx = 0; /*empty*/; idx++) {
-                item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+                item = js_iterator_helper_step(ctx, this_val, method, &done);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (done)
@@ -47412,7 +47490,7 @@ static JSValue js_iterator_proto_func(JSContext *ctx, JSValueConst this_val,
         {
             r = JS_FALSE;
             for (idx = 0; /*empty*/; idx++) {
-                item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+                item = js_iterator_helper_step(ctx, this_val, method, &done);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (done)
@@ -47474,16 +47552,18 @@ static JSValue js_iterator_proto_includes(JSContext *ctx, JSValueConst this_val,
     to_skip = 0;
     if (argc > 1 && !JS_IsUndefined(argv[1])) {
         if (!JS_IsNumber(argv[1])) {
-            JS_ThrowTypeError(ctx, "not a number");
+            JS_ThrowTypeError(ctx, "skippedElements argument must be undefined or an integer");
             goto fail;
         }
         JS_ToFloat64(ctx, &d, argv[1]); // cannot fail
         if (isnan(d) || (isfinite(d) && trunc(d) != d)) {
-            JS_ThrowTypeError(ctx, "not an integral number");
+            JS_ThrowTypeError(ctx, "skippedElements argument must be undefined or an integer");
             goto fail;
         }
         if (d < 0 || (isfinite(d) && d > MAX_SAFE_INTEGER)) {
-            JS_ThrowRangeError(ctx, "must be positive");
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowRangeError(ctx, "%s must be positive",
+                               js_v8_value_str(ctx, buf, sizeof(buf), argv[1]));
             goto fail;
         }
         // +Infinity means "skip everything"; use MAX_SAFE_INTEGER
@@ -47496,7 +47576,7 @@ static JSValue js_iterator_proto_includes(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
 
     for (skipped = 0; /*empty*/; /*empty*/) {
-        item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+        item = js_iterator_helper_step(ctx, this_val, method, &done);
         if (JS_IsException(item)) {
             // IteratorStepValue marks the iterator done, it does not close it.
             JS_FreeValue(ctx, method);
@@ -47546,18 +47626,18 @@ static JSValue js_iterator_proto_reduce(JSContext *ctx, JSValueConst this_val,
         acc = js_dup(argv[1]);
         idx = 0;
     } else {
-        acc = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+        acc = js_iterator_helper_step(ctx, this_val, method, &done);
         if (JS_IsException(acc))
             goto step_exception;
         if (done) {
             /* the iterator is already done, don't close it */
-            JS_ThrowTypeError(ctx, "empty iterator");
+            JS_ThrowTypeError(ctx, "Reduce of a done iterator with no initial value");
             goto step_exception;
         }
         idx = 1;
     }
     for (/* empty */; /*empty*/; idx++) {
-        item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+        item = js_iterator_helper_step(ctx, this_val, method, &done);
         if (JS_IsException(item))
             goto step_exception;
         if (done)
@@ -47609,7 +47689,7 @@ static JSValue js_iterator_proto_toArray(JSContext *ctx, JSValueConst this_val,
     if (JS_IsException(result))
         goto exception;
     for (idx = 0; /*empty*/; idx++) {
-        item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+        item = js_iterator_helper_step(ctx, this_val, method, &done);
         if (JS_IsException(item))
             goto exception;
         if (done)
@@ -47659,7 +47739,7 @@ static JSValue js_iterator_proto_join(JSContext *ctx, JSValueConst this_val,
     }
     string_buffer_init(ctx, b, 0);
     for (first = true; /*empty*/; first = false) {
-        item = JS_IteratorNext(ctx, this_val, method, 0, NULL, &done);
+        item = js_iterator_helper_step(ctx, this_val, method, &done);
         if (JS_IsException(item))
             goto fail;
         if (done)
@@ -47857,7 +47937,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
             if (magic == GEN_MAGIC_RETURN)
                 goto close;
             for (;;) {
-                item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+                item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (*pdone) {
@@ -47916,7 +47996,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
                 goto close;
             while (it->count > 0) {
                 it->count--;
-                item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+                item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
                 if (JS_IsException(item))
                     goto step_fail;
                 JS_FreeValue(ctx, item);
@@ -47926,7 +48006,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
                 }
             }
 
-            item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+            item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
             if (JS_IsException(item))
                 goto step_fail;
             ret = item;
@@ -47940,7 +48020,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
             if (magic == GEN_MAGIC_RETURN)
                 goto close;
         filter_again:
-            item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+            item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
             if (JS_IsException(item))
                 goto step_fail;
             if (*pdone) {
@@ -47972,7 +48052,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
                 goto close;
         flat_map_again:
             if (JS_IsUndefined(it->inner)) {
-                item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+                item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
                 if (JS_IsException(item))
                     goto step_fail;
                 if (*pdone) {
@@ -47989,7 +48069,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
                     goto fail;
                 if (!JS_IsObject(ret)) {
                     JS_FreeValue(ctx, ret);
-                    JS_ThrowTypeError(ctx, "not an object");
+                    JS_ThrowTypeError(ctx, "Iterator.prototype.flatMap called on non-object");
                     goto fail;
                 }
                 method = JS_GetProperty(ctx, ret, JS_ATOM_Symbol_iterator);
@@ -48041,7 +48121,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
             JSValueConst args[2];
             if (magic == GEN_MAGIC_RETURN)
                 goto close;
-            item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+            item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
             if (JS_IsException(item))
                 goto step_fail;
             if (*pdone) {
@@ -48065,7 +48145,7 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
             if (magic == GEN_MAGIC_RETURN || it->count == 0)
                 goto close;
             it->count--;
-            item = JS_IteratorNext(ctx, it->obj, it->next, 0, NULL, pdone);
+            item = js_iterator_helper_step(ctx, it->obj, it->next, pdone);
             if (JS_IsException(item))
                 goto step_fail;
             ret = item;
@@ -54047,6 +54127,8 @@ static JSValue js_reflect_setPrototypeOf(JSContext *ctx, JSValueConst this_val,
                                          int argc, JSValueConst *argv)
 {
     int ret;
+    if (!JS_IsObject(argv[0]))
+        return JS_ThrowTypeErrorCalledOnNonObject(ctx, "Reflect.setPrototypeOf");
     ret = JS_SetPrototypeInternal(ctx, argv[0], argv[1], false);
     if (ret < 0)
         return JS_EXCEPTION;
@@ -54115,6 +54197,23 @@ static JSValue JS_ThrowTypeErrorRevokedProxy(JSContext *ctx, const char *op)
     return JS_ThrowTypeError(ctx, "Cannot perform '%s' on a proxy that has been revoked", op);
 }
 
+/* A proxy invariant V8 checks, in its words: `fmt` names the property
+   with %s (V8 renders the key as its message arguments are rendered:
+   a symbol as `Symbol(desc)`). */
+static void js_v8_throw_proxy_invariant(JSContext *ctx, const char *fmt,
+                                        JSAtom atom)
+{
+    char key[V8_VALUE_STR_BUF_SIZE];
+    JSValue v;
+
+    v = JS_AtomToValue(ctx, atom);
+    if (JS_IsException(v))
+        return;
+    js_v8_value_str(ctx, key, sizeof(key), v);
+    JS_FreeValue(ctx, v);
+    JS_ThrowTypeError(ctx, fmt, key);
+}
+
 static JSProxyData *get_proxy_method(JSContext *ctx, JSValue *pmethod,
                                      JSValueConst obj, JSAtom name)
 {
@@ -54171,7 +54270,8 @@ static JSValue js_proxy_getPrototypeOf(JSContext *ctx, JSValueConst obj)
         return ret;
     if (JS_VALUE_GET_TAG(ret) != JS_TAG_NULL &&
         JS_VALUE_GET_TAG(ret) != JS_TAG_OBJECT) {
-        goto fail;
+        JS_FreeValue(ctx, ret);
+        return JS_ThrowTypeError(ctx, "'getPrototypeOf' on proxy: trap returned neither object nor null");
     }
     res = JS_IsExtensible(ctx, s->target);
     if (res < 0) {
@@ -54187,9 +54287,8 @@ static JSValue js_proxy_getPrototypeOf(JSContext *ctx, JSValueConst obj)
         }
         if (JS_VALUE_GET_OBJ(proto1) != JS_VALUE_GET_OBJ(ret)) {
             JS_FreeValue(ctx, proto1);
-        fail:
             JS_FreeValue(ctx, ret);
-            return JS_ThrowTypeError(ctx, "proxy: inconsistent prototype");
+            return JS_ThrowTypeError(ctx, "'getPrototypeOf' on proxy: proxy target is non-extensible but the trap did not return its actual prototype");
         }
         JS_FreeValue(ctx, proto1);
     }
@@ -54218,7 +54317,7 @@ static int js_proxy_setPrototypeOf(JSContext *ctx, JSValueConst obj,
     res = JS_ToBoolFree(ctx, ret);
     if (!res) {
         if (throw_flag) {
-            JS_ThrowTypeError(ctx, "proxy: bad prototype");
+            JS_ThrowTypeError(ctx, "'setPrototypeOf' on proxy: trap returned falsish");
             return -1;
         } else {
             return false;
@@ -54233,7 +54332,7 @@ static int js_proxy_setPrototypeOf(JSContext *ctx, JSValueConst obj,
             return -1;
         if (JS_VALUE_GET_OBJ(proto_val) != JS_VALUE_GET_OBJ(proto1)) {
             JS_FreeValue(ctx, proto1);
-            JS_ThrowTypeError(ctx, "proxy: inconsistent prototype");
+            JS_ThrowTypeError(ctx, "'setPrototypeOf' on proxy: trap returned truish for setting a new prototype on the non-extensible proxy target");
             return -1;
         }
         JS_FreeValue(ctx, proto1);
@@ -54261,7 +54360,8 @@ static int js_proxy_isExtensible(JSContext *ctx, JSValueConst obj)
     if (res2 < 0)
         return res2;
     if (res != res2) {
-        JS_ThrowTypeError(ctx, "proxy: inconsistent isExtensible");
+        JS_ThrowTypeError(ctx, "'isExtensible' on proxy: trap result does not reflect extensibility of proxy target (which is '%s')",
+                          res2 ? "true" : "false");
         return -1;
     }
     return res;
@@ -54288,7 +54388,7 @@ static int js_proxy_preventExtensions(JSContext *ctx, JSValueConst obj)
         if (res2 < 0)
             return res2;
         if (res2) {
-            JS_ThrowTypeError(ctx, "proxy: inconsistent preventExtensions");
+            JS_ThrowTypeError(ctx, "'preventExtensions' on proxy: trap returned truish but the proxy target is extensible");
             return -1;
         }
     }
@@ -54328,16 +54428,17 @@ static int js_proxy_has(JSContext *ctx, JSValueConst obj, JSAtom atom)
         if (res < 0)
             return -1;
         if (res) {
-            if (!(desc_flags & JS_PROP_CONFIGURABLE))
-                goto inconsistent;
+            if (!(desc_flags & JS_PROP_CONFIGURABLE)) {
+                js_v8_throw_proxy_invariant(ctx, "'has' on proxy: trap returned falsish for property '%s' which exists in the proxy target as non-configurable", atom);
+                return -1;
+            }
             /* must go through IsExtensible(): the target can be a proxy
                itself, whose isExtensible trap is observable */
             res = JS_IsExtensible(ctx, s->target);
             if (res < 0)
                 return -1;
             if (!res) {
-            inconsistent:
-                JS_ThrowTypeError(ctx, "proxy: inconsistent has");
+                js_v8_throw_proxy_invariant(ctx, "'has' on proxy: trap returned falsish for property '%s' but the proxy target is not extensible", atom);
                 return -1;
             }
         }
@@ -54380,14 +54481,32 @@ static JSValue js_proxy_get(JSContext *ctx, JSValueConst obj, JSAtom atom,
     if (res) {
         if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE)) == 0) {
             if (!js_same_value(ctx, desc.value, ret)) {
+                char key[V8_VALUE_STR_BUF_SIZE], expected[V8_VALUE_STR_BUF_SIZE];
+                char got[V8_VALUE_STR_BUF_SIZE];
+                atom_val = JS_AtomToValue(ctx, atom);
+                if (!JS_IsException(atom_val)) {
+                    JS_ThrowTypeError(ctx, "'get' on proxy: property '%s' is a read-only and non-configurable data property on the proxy target but the proxy did not return its actual value (expected '%s' but got '%s')",
+                                      js_v8_value_str(ctx, key, sizeof(key), atom_val),
+                                      js_v8_value_str(ctx, expected, sizeof(expected), desc.value),
+                                      js_v8_value_str(ctx, got, sizeof(got), ret));
+                    JS_FreeValue(ctx, atom_val);
+                }
                 goto fail;
             }
         } else if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE)) == JS_PROP_GETSET) {
             if (JS_IsUndefined(desc.getter) && !JS_IsUndefined(ret)) {
+                char key[V8_VALUE_STR_BUF_SIZE], got[V8_VALUE_STR_BUF_SIZE];
+                atom_val = JS_AtomToValue(ctx, atom);
+                if (!JS_IsException(atom_val)) {
+                    JS_ThrowTypeError(ctx, "'get' on proxy: property '%s' is a non-configurable accessor property on the proxy target and does not have a getter function, but the trap did not return 'undefined' (got '%s')",
+                                      js_v8_value_str(ctx, key, sizeof(key), atom_val),
+                                      js_v8_value_str(ctx, got, sizeof(got), ret));
+                    JS_FreeValue(ctx, atom_val);
+                }
             fail:
                 js_free_desc(ctx, &desc);
                 JS_FreeValue(ctx, ret);
-                return JS_ThrowTypeError(ctx, "proxy: inconsistent get");
+                return JS_EXCEPTION;
             }
         }
         js_free_desc(ctx, &desc);
@@ -54433,12 +54552,13 @@ static int js_proxy_set(JSContext *ctx, JSValueConst obj, JSAtom atom,
         if (res) {
             if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE)) == 0) {
                 if (!js_same_value(ctx, desc.value, value)) {
-                    goto fail;
+                    js_free_desc(ctx, &desc);
+                    js_v8_throw_proxy_invariant(ctx, "'set' on proxy: trap returned truish for property '%s' which exists in the proxy target as a non-configurable and non-writable data property with a different value", atom);
+                    return -1;
                 }
             } else if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE)) == JS_PROP_GETSET && JS_IsUndefined(desc.setter)) {
-                fail:
                     js_free_desc(ctx, &desc);
-                    JS_ThrowTypeError(ctx, "proxy: inconsistent set");
+                    js_v8_throw_proxy_invariant(ctx, "'set' on proxy: trap returned truish for property '%s' which exists in the proxy target as a non-configurable and non-writable accessor property without a setter", atom);
                     return -1;
             }
             js_free_desc(ctx, &desc);
@@ -54446,7 +54566,7 @@ static int js_proxy_set(JSContext *ctx, JSValueConst obj, JSAtom atom,
     } else {
         if ((flags & JS_PROP_THROW) ||
             ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-            JS_ThrowTypeError(ctx, "proxy: cannot set property");
+            js_v8_throw_proxy_invariant(ctx, "'set' on proxy: trap returned falsish for property '%s'", atom);
             return -1;
         }
     }
@@ -54521,7 +54641,8 @@ static int js_proxy_get_own_property(JSContext *ctx, JSPropertyDescriptor *pdesc
         return -1;
     if (!JS_IsObject(trap_result_obj) && !JS_IsUndefined(trap_result_obj)) {
         JS_FreeValue(ctx, trap_result_obj);
-        goto fail;
+        js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap returned neither object nor undefined for property '%s'", prop);
+        return -1;
     }
     target_desc_ret = JS_GetOwnPropertyInternal(ctx, &target_desc, p, prop);
     if (target_desc_ret < 0) {
@@ -54532,15 +54653,19 @@ static int js_proxy_get_own_property(JSContext *ctx, JSPropertyDescriptor *pdesc
         js_free_desc(ctx, &target_desc);
     if (JS_IsUndefined(trap_result_obj)) {
         if (target_desc_ret) {
-            if (!(target_desc.flags & JS_PROP_CONFIGURABLE))
-                goto fail;
+            if (!(target_desc.flags & JS_PROP_CONFIGURABLE)) {
+                js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap returned undefined for property '%s' which is non-configurable in the proxy target", prop);
+                return -1;
+            }
             /* must go through IsExtensible(): the target can be a proxy
                itself, whose isExtensible trap is observable */
             res = JS_IsExtensible(ctx, s->target);
             if (res < 0)
                 return -1;
-            if (!res)
-                goto fail;
+            if (!res) {
+                js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap returned undefined for property '%s' which exists in the non-extensible proxy target", prop);
+                return -1;
+            }
         }
         ret = false;
     } else {
@@ -54565,23 +54690,28 @@ static int js_proxy_get_own_property(JSContext *ctx, JSPropertyDescriptor *pdesc
             /* XXX: not complete check: need to compare value &
                getter/setter as in defineproperty */
             if (!check_define_prop_flags(target_desc.flags, flags1))
-                goto fail1;
+                goto incompatible;
         } else {
-            if (!extensible_target)
-                goto fail1;
+            if (!extensible_target) {
+            incompatible:
+                js_free_desc(ctx, &result_desc);
+                js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap returned descriptor for property '%s' that is incompatible with the existing property in the proxy target", prop);
+                return -1;
+            }
         }
         if (!(result_desc.flags & JS_PROP_CONFIGURABLE)) {
-            if (!target_desc_ret || (target_desc.flags & JS_PROP_CONFIGURABLE))
-                goto fail1;
+            if (!target_desc_ret || (target_desc.flags & JS_PROP_CONFIGURABLE)) {
+                js_free_desc(ctx, &result_desc);
+                js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap reported non-configurability for property '%s' which is either non-existent or configurable in the proxy target", prop);
+                return -1;
+            }
             if ((result_desc.flags &
                  (JS_PROP_GETSET | JS_PROP_WRITABLE)) == 0 &&
                 target_desc_ret &&
                 (target_desc.flags & JS_PROP_WRITABLE) != 0) {
                 /* proxy-missing-checks */
-            fail1:
                 js_free_desc(ctx, &result_desc);
-            fail:
-                JS_ThrowTypeError(ctx, "proxy: inconsistent getOwnPropertyDescriptor");
+                js_v8_throw_proxy_invariant(ctx, "'getOwnPropertyDescriptor' on proxy: trap reported non-configurable and non-writable for property '%s' which is non-configurable, writable in the proxy target", prop);
                 return -1;
             }
         }
@@ -54636,7 +54766,7 @@ static int js_proxy_define_own_property(JSContext *ctx, JSValueConst obj,
     ret = JS_ToBoolFree(ctx, ret1);
     if (!ret) {
         if (flags & JS_PROP_THROW) {
-            JS_ThrowTypeError(ctx, "proxy: defineProperty exception");
+            js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned falsish for property '%s'", prop);
             return -1;
         } else {
             return 0;
@@ -54658,12 +54788,21 @@ static int js_proxy_define_own_property(JSContext *ctx, JSValueConst obj,
                                           JS_PROP_CONFIGURABLE)) ==
                                 JS_PROP_HAS_CONFIGURABLE);
     if (!res) {
-        if (!extensible_target || setting_not_configurable)
-            goto fail;
+        if (!extensible_target) {
+            js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned truish for adding property '%s'  to the non-extensible proxy target", prop);
+            return -1;
+        }
+        if (setting_not_configurable) {
+            js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned truish for defining non-configurable property '%s' which is either non-existent or configurable in the proxy target", prop);
+            return -1;
+        }
     } else {
-        if (!check_define_prop_flags(desc.flags, flags) ||
-            ((desc.flags & JS_PROP_CONFIGURABLE) && setting_not_configurable)) {
+        if (!check_define_prop_flags(desc.flags, flags))
             goto fail1;
+        if ((desc.flags & JS_PROP_CONFIGURABLE) && setting_not_configurable) {
+            js_free_desc(ctx, &desc);
+            js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned truish for defining non-configurable property '%s' which is either non-existent or configurable in the proxy target", prop);
+            return -1;
         }
         if (flags & (JS_PROP_HAS_GET | JS_PROP_HAS_SET)) {
             if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE)) ==
@@ -54681,7 +54820,7 @@ static int js_proxy_define_own_property(JSContext *ctx, JSValueConst obj,
             if ((desc.flags & (JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE)) ==
                 JS_PROP_WRITABLE && !(flags & JS_PROP_WRITABLE)) {
                 /* missing-proxy-check feature */
-                goto fail1;
+                goto non_writable;
             } else if ((desc.flags & (JS_PROP_CONFIGURABLE | JS_PROP_WRITABLE)) == 0 &&
                 !js_same_value(ctx, val, desc.value)) {
                 goto fail1;
@@ -54691,10 +54830,13 @@ static int js_proxy_define_own_property(JSContext *ctx, JSValueConst obj,
             if ((desc.flags & (JS_PROP_GETSET | JS_PROP_CONFIGURABLE |
                                JS_PROP_WRITABLE)) == JS_PROP_WRITABLE) {
                 /* proxy-missing-checks */
+            non_writable:
+                js_free_desc(ctx, &desc);
+                js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned truish for defining non-configurable property '%s' which cannot be non-writable, unless there exists a corresponding non-configurable, non-writable own property of the target object.", prop);
+                return -1;
             fail1:
                 js_free_desc(ctx, &desc);
-            fail:
-                JS_ThrowTypeError(ctx, "proxy: inconsistent defineProperty");
+                js_v8_throw_proxy_invariant(ctx, "'defineProperty' on proxy: trap returned truish for adding property '%s'  that is incompatible with the existing property in the proxy target", prop);
                 return -1;
             }
         }
@@ -54737,7 +54879,7 @@ static int js_proxy_delete_property(JSContext *ctx, JSValueConst obj,
             return -1;
         if (res2) {
             if (!(desc_flags & JS_PROP_CONFIGURABLE)) {
-                JS_ThrowTypeError(ctx, "proxy: inconsistent deleteProperty");
+                js_v8_throw_proxy_invariant(ctx, "'deleteProperty' on proxy: trap returned truish for property '%s' which is non-configurable in the proxy target", atom);
                 return -1;
             }
             is_extensible = JS_IsExtensible(ctx, s->target);
@@ -54745,7 +54887,7 @@ static int js_proxy_delete_property(JSContext *ctx, JSValueConst obj,
                 return -1;
             if (!is_extensible) {
                 /* proxy-missing-checks */
-                JS_ThrowTypeError(ctx, "proxy: inconsistent deleteProperty");
+                js_v8_throw_proxy_invariant(ctx, "'deleteProperty' on proxy: trap returned truish for property '%s' but the proxy target is non-extensible", atom);
                 return -1;
             }
         }
@@ -54790,7 +54932,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
     /* CreateListFromArrayLike() requires an object */
     if (JS_VALUE_GET_TAG(prop_array) != JS_TAG_OBJECT) {
         JS_FreeValue(ctx, prop_array);
-        JS_ThrowTypeError(ctx, "proxy: ownKeys must return an object");
+        JS_ThrowTypeError(ctx, "CreateListFromArrayLike called on non-object");
         return -1;
     }
     tab = NULL;
@@ -54805,8 +54947,10 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
         if (JS_IsException(val))
             goto fail;
         if (!JS_IsString(val) && !JS_IsSymbol(val)) {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "%s is not a valid property name",
+                              js_v8_value_str(ctx, buf, sizeof(buf), val));
             JS_FreeValue(ctx, val);
-            JS_ThrowTypeError(ctx, "proxy: properties must be strings or symbols");
             goto fail;
         }
         atom = JS_ValueToAtom(ctx, val);
@@ -54839,7 +54983,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
      * properties an a temporary object to use the hash) */
     for(i = 1; i < len; i++) {
         if (find_prop_key(tab, i, tab[i].atom) >= 0) {
-            JS_ThrowTypeError(ctx, "proxy: duplicate property");
+            JS_ThrowTypeError(ctx, "'ownKeys' on proxy: trap returned duplicate entries");
             goto fail;
         }
     }
@@ -54871,7 +55015,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
                 if (!(desc_flags & JS_PROP_CONFIGURABLE) || !is_extensible) {
                     idx = find_prop_key(tab, len, tab2[i].atom);
                     if (idx < 0) {
-                        JS_ThrowTypeError(ctx, "proxy: target property must be present in proxy ownKeys");
+                        js_v8_throw_proxy_invariant(ctx, "'ownKeys' on proxy: trap result did not include '%s'", tab2[i].atom);
                         goto fail;
                     }
                     /* mark the property as found */
@@ -54885,7 +55029,7 @@ static int js_proxy_get_own_property_names(JSContext *ctx,
         /* check that all property in 'tab' were checked */
         for(i = 0; i < len; i++) {
             if (!tab[i].is_enumerable) {
-                JS_ThrowTypeError(ctx, "proxy: property not present in target were returned by non extensible proxy");
+                JS_ThrowTypeError(ctx, "'ownKeys' on proxy: trap returned extra keys but proxy target is non-extensible");
                 goto fail;
             }
         }
@@ -54928,8 +55072,11 @@ static JSValue js_proxy_call_constructor(JSContext *ctx, JSValueConst func_obj,
     args[2] = new_target;
     ret = JS_Call(ctx, method, s->handler, 3, args);
     if (!JS_IsException(ret) && JS_VALUE_GET_TAG(ret) != JS_TAG_OBJECT) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "'construct' on proxy: trap returned non-object ('%s')",
+                          js_v8_value_str(ctx, buf, sizeof(buf), ret));
         JS_FreeValue(ctx, ret);
-        ret = JS_ThrowTypeErrorNotAnObject(ctx);
+        ret = JS_EXCEPTION;
     }
  fail:
     JS_FreeValue(ctx, method);
@@ -55363,7 +55510,9 @@ static JSValue js_map_constructor(JSContext *ctx, JSValueConst new_target,
                 key = JS_UNDEFINED;
                 value = JS_UNDEFINED;
                 if (!JS_IsObject(item)) {
-                    JS_ThrowTypeErrorNotAnObject(ctx);
+                    char buf[V8_VALUE_STR_BUF_SIZE];
+                    JS_ThrowTypeError(ctx, "Iterator value %s is not an entry object",
+                                      js_v8_value_str(ctx, buf, sizeof(buf), item));
                     goto fail1;
                 }
                 key = JS_GetPropertyUint32(ctx, item, 0);
@@ -55686,11 +55835,13 @@ static JSValue js_map_getOrInsert(JSContext *ctx, JSValueConst this_val,
 
     if (!s)
         return JS_EXCEPTION;
-    if (computed && check_function(ctx, argv[1]))
-        return JS_EXCEPTION;
+    /* V8 names the method for a callback that is not callable */
+    if (computed && !JS_IsFunction(ctx, argv[1]))
+        return JS_ThrowTypeError(ctx, "%s.prototype.getOrInsertComputed is not a function",
+                                 s->is_weak ? "WeakMap" : "Map");
     key = map_normalize_key_const(ctx, argv[0]);
     if (s->is_weak && !is_valid_weakref_target(key))
-        return JS_ThrowTypeError(ctx, "invalid value used as WeakMap key");
+        return JS_ThrowTypeError(ctx, "Invalid value used as weak map key");
     mr = map_find_record(ctx, s, key);
     if (!mr) {
         if (computed) {
@@ -57056,7 +57207,7 @@ static JSValue js_get_dispose_method(JSContext *ctx, JSValueConst value, int hin
         if (!JS_IsUndefined(method) && !JS_IsNull(method)) {
             if (!JS_IsFunction(ctx, method)) {
                 JS_FreeValue(ctx, method);
-                return JS_ThrowTypeError(ctx, "property is not a function");
+                return JS_ThrowTypeError(ctx, "Symbol(Symbol.asyncDispose) is not a function");
             }
             return method;
         }
@@ -57067,10 +57218,10 @@ static JSValue js_get_dispose_method(JSContext *ctx, JSValueConst value, int hin
         if (JS_IsException(method))
             return JS_EXCEPTION;
         if (JS_IsUndefined(method) || JS_IsNull(method))
-            return JS_ThrowTypeError(ctx, "property is not a function");
+            return JS_ThrowTypeError(ctx, "Symbol(Symbol.dispose) is not a function");
         if (!JS_IsFunction(ctx, method)) {
             JS_FreeValue(ctx, method);
-            return JS_ThrowTypeError(ctx, "property is not a function");
+            return JS_ThrowTypeError(ctx, "Symbol(Symbol.dispose) is not a function");
         }
 
         {
@@ -57088,10 +57239,10 @@ static JSValue js_get_dispose_method(JSContext *ctx, JSValueConst value, int hin
     if (JS_IsException(method))
         return JS_EXCEPTION;
     if (JS_IsUndefined(method) || JS_IsNull(method))
-        return JS_ThrowTypeError(ctx, "property is not a function");
+        return JS_ThrowTypeError(ctx, "Symbol(Symbol.dispose) is not a function");
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
-        return JS_ThrowTypeError(ctx, "property is not a function");
+        return JS_ThrowTypeError(ctx, "Symbol(Symbol.dispose) is not a function");
     }
     return method;
 }
@@ -57157,7 +57308,12 @@ static JSDisposableStack *js_disposable_stack_get(JSContext *ctx,
     if (!s)
         return NULL;
     if (s->disposed) {
-        JS_ThrowReferenceError(ctx, "DisposableStack has been disposed");
+        char name[ATOM_GET_STR_BUF_SIZE + 64];
+        JSAtom key;
+        if (js_v8_method_name(ctx, name, sizeof(name), &key))
+            JS_ThrowReferenceError(ctx, "Cannot call %s on an already-disposed DisposableStack", name);
+        else
+            JS_ThrowReferenceError(ctx, "DisposableStack has been disposed");
         return NULL;
     }
     return s;
@@ -57186,7 +57342,7 @@ static JSValue js_disposable_stack_use(JSContext *ctx, JSValueConst this_val,
         return js_dup(value);
     }
     if (!JS_IsObject(value))
-        return JS_ThrowTypeError(ctx, "not an object");
+        return JS_ThrowTypeError(ctx, "An object is expected with `using` declarations");
     method = js_get_dispose_method(ctx, value, hint);
     if (JS_IsException(method))
         return JS_EXCEPTION;
@@ -57209,8 +57365,8 @@ static JSValue js_disposable_stack_adopt(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     value = argv[0];
     on_dispose = argv[1];
-    if (!JS_IsFunction(ctx, on_dispose))
-        return JS_ThrowTypeError(ctx, "not a function");
+    if (check_function_v8(ctx, on_dispose, "%s is not a function"))
+        return JS_EXCEPTION;
     if (js_disposable_stack_add(ctx, s, value, on_dispose, JS_DISPOSE_HINT_ADOPT) < 0)
         return JS_EXCEPTION;
     return js_dup(value);
@@ -57226,8 +57382,8 @@ static JSValue js_disposable_stack_defer(JSContext *ctx, JSValueConst this_val,
     if (!s)
         return JS_EXCEPTION;
     on_dispose = argv[0];
-    if (!JS_IsFunction(ctx, on_dispose))
-        return JS_ThrowTypeError(ctx, "not a function");
+    if (check_function_v8(ctx, on_dispose, "%s is not a function"))
+        return JS_EXCEPTION;
     if (js_disposable_stack_add(ctx, s, JS_UNDEFINED, on_dispose, JS_DISPOSE_HINT_DEFER) < 0)
         return JS_EXCEPTION;
     return JS_UNDEFINED;
@@ -57337,7 +57493,11 @@ static JSValue js_disposable_stack_dispose(JSContext *ctx,
     s = JS_GetOpaque2(ctx, this_val, class_id);
     if (!s) {
         if (class_id == JS_CLASS_ASYNC_DISPOSABLE_STACK) {
-            JSValue exc = JS_GetException(ctx);
+            JSValue exc;
+            /* V8's own text for disposeAsync */
+            JS_FreeValue(ctx, JS_GetException(ctx));
+            JS_ThrowTypeError(ctx, "Receiver is not an AsyncDisposableStack");
+            exc = JS_GetException(ctx);
             JSValue p = js_promise_resolve(ctx, ctx->promise_ctor, 1, vc(&exc),
                                            /*is_reject*/1);
             JS_FreeValue(ctx, exc);
@@ -58066,6 +58226,13 @@ static JSValue js_new_promise_capability(JSContext *ctx,
 
     if (JS_IsUndefined(ctor) || js_same_value(ctx, ctor, ctx->promise_ctor))
         return js_promise_new(ctx, JS_UNDEFINED, resolving_funcs);
+    if (!JS_IsConstructor(ctx, ctor)) {
+        /* NewPromiseCapability names the value (V8: `function eval() {
+           [native code] } is not a constructor`) */
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "%s is not a constructor",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), ctor));
+    }
     executor = js_promise_executor_new(ctx);
     if (JS_IsException(executor))
         return JS_EXCEPTION;
@@ -58074,8 +58241,10 @@ static JSValue js_new_promise_capability(JSContext *ctx,
         goto fail;
     s = JS_GetOpaque(executor, JS_CLASS_C_FUNCTION_DATA);
     for(i = 0; i < 2; i++) {
-        if (check_function(ctx, s->data[i]))
+        if (!JS_IsFunction(ctx, s->data[i])) {
+            JS_ThrowTypeError(ctx, "Promise resolve or reject function is not callable");
             goto fail;
+        }
     }
     for(i = 0; i < 2; i++)
         resolving_funcs[i] = js_dup(s->data[i]);
@@ -58615,13 +58784,30 @@ static JSValue js_promise_then(JSContext *ctx, JSValueConst this_val,
     return result_promise;
 }
 
+/* Invoke(promise, "then", ...) of catch and finally: V8 names a `then`
+   that is not callable as its default call site does (`undefined is not a
+   function`) */
+static JSValue js_promise_invoke_then(JSContext *ctx, JSValueConst this_val,
+                                      int argc, JSValueConst *argv)
+{
+    JSValue func_obj;
+    func_obj = JS_GetProperty(ctx, this_val, JS_ATOM_then);
+    if (JS_IsException(func_obj))
+        return func_obj;
+    if (check_function(ctx, func_obj)) {
+        JS_FreeValue(ctx, func_obj);
+        return JS_EXCEPTION;
+    }
+    return JS_CallFree(ctx, func_obj, this_val, argc, argv);
+}
+
 static JSValue js_promise_catch(JSContext *ctx, JSValueConst this_val,
                                 int argc, JSValueConst *argv)
 {
     JSValueConst args[2];
     args[0] = JS_UNDEFINED;
     args[1] = argv[0];
-    return JS_Invoke(ctx, this_val, JS_ATOM_then, 2, args);
+    return js_promise_invoke_then(ctx, this_val, 2, args);
 }
 
 static JSValue js_promise_finally_value_thunk(JSContext *ctx, JSValueConst this_val,
@@ -58698,7 +58884,7 @@ static JSValue js_promise_finally(JSContext *ctx, JSValueConst this_val,
         }
     }
     JS_FreeValue(ctx, ctor);
-    ret = JS_Invoke(ctx, this_val, JS_ATOM_then, 2, vc(then_funcs));
+    ret = js_promise_invoke_then(ctx, this_val, 2, vc(then_funcs));
     JS_FreeValue(ctx, then_funcs[0]);
     JS_FreeValue(ctx, then_funcs[1]);
     return ret;
@@ -58858,7 +59044,7 @@ static JSValue js_async_from_sync_iterator_next(JSContext *ctx, JSValueConst thi
                 is_reject = 1;
             } else {
                 err = JS_MakeError2(ctx, JS_TYPE_ERROR, /*add_backtrace*/true,
-                                    "throw is not a method");
+                                    "The iterator does not provide a 'throw' method.");
                 is_reject = 1;
             }
             goto done_resolve;
@@ -60343,8 +60529,11 @@ static JSValue js_date_Symbol_toPrimitive(JSContext *ctx, JSValueConst this_val,
     JSAtom hint = JS_ATOM_NULL;
     int hint_num;
 
-    if (!JS_IsObject(obj))
+    if (!JS_IsObject(obj)) {
+        if (js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+            return JS_EXCEPTION;
         return JS_ThrowTypeErrorNotAnObject(ctx);
+    }
 
     if (JS_IsString(argv[0])) {
         hint = JS_ValueToAtom(ctx, argv[0]);
@@ -60362,7 +60551,11 @@ static JSValue js_date_Symbol_toPrimitive(JSContext *ctx, JSValueConst this_val,
         hint_num = HINT_STRING;
         break;
     default:
-        return JS_ThrowTypeError(ctx, "invalid hint");
+        {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            return JS_ThrowTypeError(ctx, "Invalid hint: %s",
+                                     js_v8_value_str(ctx, buf, sizeof(buf), argv[0]));
+        }
     }
     return JS_ToPrimitive(ctx, obj, hint_num | HINT_FORCE_ORDINARY);
 }
@@ -61261,7 +61454,11 @@ static JSValue js_array_buffer_constructor3(JSContext *ctx,
         goto fail;
     }
     if (max_len && *max_len > INT32_MAX) {
-        JS_ThrowRangeError(ctx, "invalid max array buffer length");
+        /* V8 rounds the maximum up to whole pages: one within a page of
+           2**53 is no length, a smaller one it fails to reserve */
+        JS_ThrowRangeError(ctx, *max_len > MAX_SAFE_INTEGER - 4095 ?
+                           "Invalid array buffer max length" :
+                           "Array buffer allocation failed");
         goto fail;
     }
     if (alloc_flag && class_id == JS_CLASS_SHARED_ARRAY_BUFFER && max_len &&
@@ -61432,7 +61629,7 @@ static JSValue js_array_buffer_constructor0(JSContext *ctx, JSValueConst new_tar
     if (JS_ToInt64Free(ctx, &i, val))
         return JS_EXCEPTION;
     // don't have to check i < 0 because len >= 0
-    if (len > i || i > MAX_SAFE_INTEGER)
+    if (i < 0 || len > i || i > MAX_SAFE_INTEGER)
         return JS_ThrowRangeError(ctx, "Invalid array buffer max length");
     max_len = i;
     pmax_len = &max_len;
@@ -61771,8 +61968,22 @@ static JSValue js_array_buffer_transfer(JSContext *ctx, JSValueConst this_val,
     // immutability is checked, so side effects of coercion are visible.
     if (argc < 1 || JS_IsUndefined(argv[0]))
         new_len = abuf->byte_length;
-    else if (JS_ToIndex(ctx, &new_len, argv[0]))
-        return JS_EXCEPTION;
+    else {
+        /* ToIndex, in V8's words: a negative length is no array buffer
+           length, a larger one than it allocates names the method */
+        int64_t v;
+        if (JS_ToInt64Sat(ctx, &v, argv[0]))
+            return JS_EXCEPTION;
+        if (v < 0)
+            return JS_ThrowRangeError(ctx, "Invalid array buffer length");
+        if (v > MAX_SAFE_INTEGER)
+            return JS_ThrowRangeError(ctx, "ArrayBuffer.prototype.%s: Invalid length parameter",
+                                      magic == JS_ARRAY_BUFFER_TRANSFER_TO_FIXED_LENGTH ?
+                                      "transferToFixedLength" :
+                                      magic == JS_ARRAY_BUFFER_TRANSFER ?
+                                      "transfer" : "transferToImmutable");
+        new_len = v;
+    }
     if (abuf->immutable)
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
     if (abuf->detached)
@@ -61851,11 +62062,16 @@ static JSValue js_array_buffer_resize(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     if (abuf->detached)
         return JS_ThrowTypeErrorDetachedArrayBuffer(ctx);
-    if (!array_buffer_is_resizable(abuf))
-        return JS_ThrowTypeError(ctx, "array buffer is not resizable");
+    if (!array_buffer_is_resizable(abuf)) {
+        if (!js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+            JS_ThrowTypeError(ctx, "array buffer is not resizable");
+        return JS_EXCEPTION;
+    }
     if (len < 0 || len > abuf->max_byte_length) {
     bad_length:
-        return JS_ThrowRangeError(ctx, "invalid array buffer length");
+        return JS_ThrowRangeError(ctx, abuf->shared ?
+                                  "SharedArrayBuffer.prototype.grow: Invalid length parameter" :
+                                  "ArrayBuffer.prototype.resize: Invalid length parameter");
     }
     // SABs can only grow and we don't need to realloc because
     // js_array_buffer_constructor3 commits all memory upfront;
@@ -61947,7 +62163,9 @@ static JSValue js_array_buffer_slice(JSContext *ctx,
         goto fail;
     }
     if (js_same_value(ctx, new_obj, this_val)) {
-        JS_ThrowTypeError(ctx, "cannot use identical ArrayBuffer");
+        JS_ThrowTypeError(ctx, class_id == JS_CLASS_SHARED_ARRAY_BUFFER ?
+                          "SharedArrayBuffer subclass returned this from species constructor" :
+                          "ArrayBuffer subclass returned this from species constructor");
         goto fail;
     }
     if (new_abuf->detached) {
@@ -61955,7 +62173,9 @@ static JSValue js_array_buffer_slice(JSContext *ctx,
         goto fail;
     }
     if (new_abuf->byte_length < new_len) {
-        JS_ThrowTypeError(ctx, "new ArrayBuffer is too small");
+        JS_ThrowTypeError(ctx, class_id == JS_CLASS_SHARED_ARRAY_BUFFER ?
+                          "Derived SharedArrayBuffer constructor created a buffer which was too small" :
+                          "Derived ArrayBuffer constructor created a buffer which was too small");
         goto fail;
     }
     /* must test again because of side effects */
@@ -62460,6 +62680,15 @@ static JSValue js_create_typed_array_iterator(JSContext *ctx, JSValueConst this_
     return js_create_array_iterator(ctx, this_val, argc, argv, magic);
 }
 
+/* %TypedArray%.from and of on a receiver that is no constructor: V8 names
+   the value (`m() {} is not a constructor`) */
+static JSValue js_v8_throw_not_a_constructor(JSContext *ctx, JSValueConst val)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    return JS_ThrowTypeError(ctx, "%s is not a constructor",
+                             js_v8_value_str(ctx, buf, sizeof(buf), val));
+}
+
 static JSValue js_typed_array_create(JSContext *ctx, JSValueConst ctor,
                                      int argc, JSValueConst *argv,
                                      bool require_mutable)
@@ -62539,6 +62768,8 @@ static JSValue js_typed_array_from(JSContext *ctx, JSValueConst this_val,
     int64_t k, len;
     int done, mapping;
 
+    if (!JS_IsConstructor(ctx, this_val))
+        return js_v8_throw_not_a_constructor(ctx, this_val);
     mapping = false;
     mapfn = JS_UNDEFINED;
     this_arg = JS_UNDEFINED;
@@ -62636,6 +62867,8 @@ static JSValue js_typed_array_of(JSContext *ctx, JSValueConst this_val,
     JSValue v, obj;
     int i;
 
+    if (!JS_IsConstructor(ctx, this_val))
+        return js_v8_throw_not_a_constructor(ctx, this_val);
     v = js_int32(argc);
     obj = js_typed_array_create(ctx, this_val, 1, vc(&v), true);
     if (JS_IsException(obj))
@@ -63842,7 +64075,7 @@ static JSValue js_typed_array_base_constructor(JSContext *ctx,
                                                JSValueConst this_val,
                                                int argc, JSValueConst *argv)
 {
-    return JS_ThrowTypeError(ctx, "cannot be called");
+    return JS_ThrowTypeError(ctx, "Abstract class TypedArray not directly constructable");
 }
 
 /* 'obj' must be an allocated typed array object */
@@ -64657,7 +64890,9 @@ static JSObject *js_atomics_get_buf(JSContext *ctx,
     if (err) {
         char buf[V8_VALUE_STR_BUF_SIZE];
     fail:
-        JS_ThrowTypeError(ctx, "%s is not an integer typed array.",
+        /* wait and notify want Int32Array or BigInt64Array */
+        JS_ThrowTypeError(ctx, is_waitable ? "%s is not an int32 or BigInt64 typed array." :
+                          "%s is not an integer typed array.",
                           js_v8_value_str(ctx, buf, sizeof(buf), obj));
         return NULL;
     }
@@ -64665,7 +64900,9 @@ static JSObject *js_atomics_get_buf(JSContext *ctx,
     abuf = ta->buffer->u.array_buffer;
     if (!abuf->shared) {
         if (is_waitable == 2) {
-            JS_ThrowTypeError(ctx, "not a SharedArrayBuffer TypedArray");
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "%s is not a shared typed array.",
+                              js_v8_value_str(ctx, buf, sizeof(buf), obj));
             return NULL;
         }
         if (abuf->detached) {
@@ -64674,17 +64911,22 @@ static JSObject *js_atomics_get_buf(JSContext *ctx,
         }
     }
     /* ToIndex, then the bound: V8 prints the index as the program passed it */
-    {
-        int64_t v;
-        if (JS_ToInt64Sat(ctx, &v, idx_val))
-            return NULL;
-        idx = v < 0 || v > MAX_SAFE_INTEGER ? UINT64_MAX : v;
-    }
+    double d;
+    if (JS_ToFloat64(ctx, &d, idx_val))
+        return NULL;
+    d = isnan(d) ? 0 : trunc(d);
+    idx = d < 0 || d > MAX_SAFE_INTEGER ? UINT64_MAX : (uint64_t)d;
     /* if the array buffer is detached, p->u.array.count = 0 */
     if (idx >= p->u.array.count) {
         char buf[V8_VALUE_STR_BUF_SIZE];
-        JS_ThrowRangeError(ctx, "Invalid atomic access index: %s",
-                           js_v8_value_str(ctx, buf, sizeof(buf), idx_val));
+        /* wait and notify (V8's C++ built-ins) print the integer ToIndex
+           made, the others the index as passed */
+        if (is_waitable)
+            JS_ThrowRangeError(ctx, "Invalid atomic access index: %s",
+                               js_v8_value_str(ctx, buf, sizeof(buf), js_float64(d)));
+        else
+            JS_ThrowRangeError(ctx, "Invalid atomic access index: %s",
+                               js_v8_value_str(ctx, buf, sizeof(buf), idx_val));
         return NULL;
     }
     if (pabuf)
@@ -65493,13 +65735,16 @@ static JSValue js_finrec_register(JSContext *ctx, JSValueConst this_val,
     JSValueConst token = argc > 2 ? argv[2] : JS_UNDEFINED;
 
     if (!is_valid_weakref_target(target))
-        return JS_ThrowTypeError(ctx, "invalid target");
+        return JS_ThrowTypeError(ctx, "FinalizationRegistry.prototype.register: invalid target");
     if (js_same_value(ctx, target, this_val))
         return JS_UNDEFINED;
     if (!JS_IsUndefined(held_val) && js_same_value(ctx, target, held_val))
-        return JS_ThrowTypeError(ctx, "held value cannot be the target");
-    if (!JS_IsUndefined(token) && !is_valid_weakref_target(token))
-        return JS_ThrowTypeError(ctx, "invalid unregister token");
+        return JS_ThrowTypeError(ctx, "FinalizationRegistry.prototype.register: target and holdings must not be same");
+    if (!JS_IsUndefined(token) && !is_valid_weakref_target(token)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "Invalid unregisterToken ('%s')",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), token));
+    }
 
     JSFinRecEntry *fre = js_malloc(ctx, sizeof(*fre));
     if (!fre)
@@ -65529,8 +65774,11 @@ static JSValue js_finrec_unregister(JSContext *ctx, JSValueConst this_val, int a
         return JS_EXCEPTION;
 
     JSValueConst token = argv[0];
-    if (!is_valid_weakref_target(token))
-        return JS_ThrowTypeError(ctx, "invalid unregister token");
+    if (!is_valid_weakref_target(token)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "Invalid unregisterToken ('%s')",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), token));
+    }
 
     struct list_head *el, *el1;
     bool removed = false;
@@ -66588,6 +66836,57 @@ decode_partial:
     return written;
 }
 
+/* A base64 input the decoder refused, in V8's words (V8 decodes with
+   simdutf and names its error kind): a misplaced or foreign character,
+   padding that leaves a lone character (or, strict, a partial final
+   chunk), or strict padding bits that are not zero. */
+static JSValue js_v8_throw_base64_error(JSContext *ctx, const char *src,
+                                        size_t src_len, const char *flags,
+                                        int last_chunk)
+{
+    size_t i, end, n = 0;
+    int eq = 0, r;
+    uint32_t last = 0;
+
+    end = src_len;
+    /* trailing padding, whitespace between */
+    while (end > 0 && (src[end - 1] == '=' || (flags[(unsigned char)src[end - 1]] & K_WS))) {
+        if (src[end - 1] == '=')
+            eq++;
+        end--;
+    }
+    if (eq > 2)
+        goto invalid;
+    for(i = 0; i < end; i++) {
+        unsigned char ch = src[i];
+        if (flags[ch] & K_WS)
+            continue;
+        if (!(flags[ch] & K_VAL))
+            goto invalid;
+        last = b64_val[ch];
+        n++;
+    }
+    r = n % 4;
+    if (eq > 0) {
+        if (r == 1)
+            goto remainder;
+        if (r + eq != 4) {
+            if (r == 2 && eq == 1 && last_chunk == B64_LAST_STRICT)
+                goto remainder;
+            goto invalid;
+        }
+        if (last_chunk == B64_LAST_STRICT && (last & (r == 2 ? 0xF : 0x3)))
+            return JS_ThrowSyntaxError(ctx, "The base64 input terminates with non-zero padding bits.");
+        goto invalid;
+    }
+    if (r == 1 || (r != 0 && last_chunk == B64_LAST_STRICT))
+        goto remainder;
+ invalid:
+    return JS_ThrowSyntaxError(ctx, "Found a character that cannot be part of a valid base64 string.");
+ remainder:
+    return JS_ThrowSyntaxError(ctx, "The base64 input terminates with a single character, excluding padding (=).");
+}
+
 /* Hex helpers */
 static const char u8a_hex_digits[] = "0123456789abcdef";
 
@@ -66650,7 +66949,8 @@ static JSObject *check_uint8array(JSContext *ctx, JSValueConst this_val)
         goto fail;
     return p;
 fail:
-    JS_ThrowTypeError(ctx, "not a Uint8Array");
+    if (!js_v8_throw_incompatible_receiver(ctx, this_val, NULL))
+        JS_ThrowTypeError(ctx, "not a Uint8Array");
     return NULL;
 }
 
@@ -66699,8 +66999,9 @@ static int parse_alphabet_option(JSContext *ctx, JSValueConst options)
     if (JS_IsUndefined(val))
         return B64_ALPHABET_BASE64;
     if (!JS_IsString(val)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "invalid option %s", js_v8_value_str(ctx, buf, sizeof(buf), val));
         JS_FreeValue(ctx, val);
-        JS_ThrowTypeError(ctx, "expected string for alphabet");
         return -1;
     }
 
@@ -66714,7 +67015,7 @@ static int parse_alphabet_option(JSContext *ctx, JSValueConst options)
     else if (!strcmp(str, "base64url"))
         ret = B64_ALPHABET_BASE64URL;
     else {
-        JS_ThrowTypeError(ctx, "invalid alphabet");
+        JS_ThrowTypeError(ctx, "invalid option %s", str);
         ret = -1;
     }
     JS_FreeCString(ctx, str);
@@ -66737,8 +67038,9 @@ static int parse_last_chunk_option(JSContext *ctx, JSValueConst options)
     if (JS_IsUndefined(val))
         return B64_LAST_LOOSE;
     if (!JS_IsString(val)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "invalid option %s", js_v8_value_str(ctx, buf, sizeof(buf), val));
         JS_FreeValue(ctx, val);
-        JS_ThrowTypeError(ctx, "expected string for lastChunkHandling");
         return -1;
     }
 
@@ -66754,7 +67056,7 @@ static int parse_last_chunk_option(JSContext *ctx, JSValueConst options)
     else if (!strcmp(str, "stop-before-partial"))
         ret = B64_LAST_STOP_BEFORE_PARTIAL;
     else {
-        JS_ThrowTypeError(ctx, "invalid lastChunkHandling option");
+        JS_ThrowTypeError(ctx, "invalid option %s", str);
         ret = -1;
     }
     JS_FreeCString(ctx, str);
@@ -66858,7 +67160,7 @@ static JSValue js_uint8array_from_base64(JSContext *ctx, JSValueConst this_val,
     JSValue result, options;
 
     if (!JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "expected string");
+        return JS_ThrowTypeError(ctx, "input argument must be a string");
 
     str = JS_ToCStringLen(ctx, &str_len, argv[0]);
     if (!str)
@@ -66891,11 +67193,16 @@ static JSValue js_uint8array_from_base64(JSContext *ctx, JSValueConst this_val,
                               alphabet == B64_ALPHABET_BASE64URL
                                   ? b64_flags_url : b64_flags,
                               last_chunk, &read_pos, &err);
+    if (err)
+        js_v8_throw_base64_error(ctx, str, str_len,
+                                 alphabet == B64_ALPHABET_BASE64URL
+                                     ? b64_flags_url : b64_flags,
+                                 last_chunk);
     JS_FreeCString(ctx, str);
 
     if (err) {
         js_free(ctx, buf);
-        return JS_ThrowSyntaxError(ctx, "invalid base64 string");
+        return JS_EXCEPTION;
     }
 
     result = JS_NewUint8ArrayCopy(ctx, buf, decoded_len);
@@ -66914,7 +67221,7 @@ static JSValue js_uint8array_from_hex(JSContext *ctx, JSValueConst this_val,
     JSValue result;
 
     if (!JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "expected string");
+        return JS_ThrowTypeError(ctx, "input argument must be a string");
 
     str = JS_ToCStringLen(ctx, &str_len, argv[0]);
     if (!str)
@@ -66932,7 +67239,7 @@ static JSValue js_uint8array_from_hex(JSContext *ctx, JSValueConst this_val,
 
     if (err) {
         js_free(ctx, buf);
-        return JS_ThrowSyntaxError(ctx, "invalid hex string");
+        return JS_ThrowSyntaxError(ctx, "Input string must contain hex characters in even length");
     }
 
     result = JS_NewUint8ArrayCopy(ctx, buf, decoded_len);
@@ -66979,7 +67286,7 @@ static JSValue js_uint8array_set_from_base64(JSContext *ctx,
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
 
     if (!JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "expected string");
+        return JS_ThrowTypeError(ctx, "input argument must be a string");
 
     str = JS_ToCStringLen(ctx, &str_len, argv[0]);
     if (!str)
@@ -67010,10 +67317,15 @@ static JSValue js_uint8array_set_from_base64(JSContext *ctx,
                               alphabet == B64_ALPHABET_BASE64URL
                                   ? b64_flags_url : b64_flags,
                               last_chunk, &read_pos, &err);
+    if (err)
+        js_v8_throw_base64_error(ctx, str, str_len,
+                                 alphabet == B64_ALPHABET_BASE64URL
+                                     ? b64_flags_url : b64_flags,
+                                 last_chunk);
     JS_FreeCString(ctx, str);
 
     if (err)
-        return JS_ThrowSyntaxError(ctx, "invalid base64 string");
+        return JS_EXCEPTION;
 
     return js_make_read_written(ctx, read_pos, decoded_len);
 }
@@ -67038,7 +67350,7 @@ static JSValue js_uint8array_set_from_hex(JSContext *ctx,
         return JS_ThrowTypeErrorImmutableArrayBuffer(ctx);
 
     if (!JS_IsString(argv[0]))
-        return JS_ThrowTypeError(ctx, "expected string");
+        return JS_ThrowTypeError(ctx, "input argument must be a string");
 
     str = JS_ToCStringLen(ctx, &str_len, argv[0]);
     if (!str)
@@ -67053,7 +67365,7 @@ static JSValue js_uint8array_set_from_hex(JSContext *ctx,
     JS_FreeCString(ctx, str);
 
     if (err)
-        return JS_ThrowSyntaxError(ctx, "invalid hex string");
+        return JS_ThrowSyntaxError(ctx, "Input string must contain hex characters in even length");
 
     return js_make_read_written(ctx, read_pos, decoded_len);
 }
