@@ -981,9 +981,10 @@ fn split_fractional_seconds(parts: Vec<(&'static str, String)>) -> Vec<(&'static
 }
 
 /// The pieces without the fields in `unasked`, each with the literal that joined it to the
-/// rest: the one after it where a kept time field follows that literal (an hour dropped
-/// before its minutes: `um 00:00`), else the one before it (a minute dropped after its hour,
-/// an era ending the date), else the one after it (a field opening the text).
+/// rest: for an hour (or its day period), the one after it where a kept time field follows
+/// that literal (an hour dropped before its minutes: `um 00:00`); else the one before it (a
+/// minute dropped after its hour, an era after its year), else the one after it (a field
+/// opening the text).
 fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static str, String)> {
     let n = parts.len();
     let dropped = |i: usize| unasked.contains(&parts[i].0);
@@ -996,7 +997,7 @@ fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static 
             continue;
         }
         keep[i] = false;
-        if literal(i + 1) && kept_time(i + 2) {
+        if matches!(parts[i].0, "hour" | "dayPeriod") && literal(i + 1) && kept_time(i + 2) {
             keep[i + 1] = false;
         } else if i > 0 && literal(i - 1) && keep[i - 1] {
             keep[i - 1] = false;
