@@ -26,6 +26,7 @@
 //! default numbering system, and `$<CODE>` a currency's symbol (`s`), narrow symbol (`n`)
 //! and names (`l`: `name`, and by plural); `dp` the day periods' names (`l` wide, `s`
 //! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
+//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`);
 //! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
 //! display names.
 
@@ -236,6 +237,17 @@ fn day_periods(gregorian: &serde_json::Value, out: &mut Entries) {
     }
 }
 
+/// One locale's date interval fallback (`{0} – {1}`), from its `ca-gregorian.json`, under `dt`
+/// width `l`, field `fallback`: how a date range joins its two ends when it shares none of
+/// their fields.
+fn interval_fallback(gregorian: &serde_json::Value, out: &mut Entries) {
+    if let Some(pattern) =
+        gregorian["dateTimeFormats"]["intervalFormats"]["intervalFormatFallback"].as_str()
+    {
+        out.insert(("dt".into(), 'l', "fallback".into()), pattern.into());
+    }
+}
+
 /// A language's day period rules, from `dayPeriods.json`, under `dp` width `r`: the period's
 /// span in minutes, `from-before`, or `@at` for a period at one instant (`noon`).
 fn day_period_rules(rules: &serde_json::Value, out: &mut Entries) {
@@ -322,10 +334,9 @@ fn run(
         let gregorian = dates_dir.join("main").join(&name).join("ca-gregorian.json");
         if gregorian.exists() {
             let json = read(&gregorian)?;
-            day_periods(
-                &json["main"][&name]["dates"]["calendars"]["gregorian"],
-                &mut own,
-            );
+            let gregorian = &json["main"][&name]["dates"]["calendars"]["gregorian"];
+            day_periods(gregorian, &mut own);
+            interval_fallback(gregorian, &mut own);
         }
         let display = names_dir
             .join("main")

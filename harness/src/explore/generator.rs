@@ -68,6 +68,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         include_str!("../../generators/duration.yaml"),
     ),
     (
+        "dates",
+        "harness/generators/dates.yaml",
+        include_str!("../../generators/dates.yaml"),
+    ),
+    (
         "units",
         "harness/generators/units.yaml",
         include_str!("../../generators/units.yaml"),

@@ -457,8 +457,10 @@
     const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
     if (dateStyle !== undefined || timeStyle !== undefined) {
       for (const k of DATE_FIELDS) if (f[k] !== undefined) throw new TypeError("Invalid option : option");
-      if (required === "date" && dateStyle === undefined) throw new TypeError("Invalid option : timeStyle");
-      if (required === "time" && timeStyle === undefined) throw new TypeError("Invalid option : dateStyle");
+      // toLocaleDateString takes no timeStyle, toLocaleTimeString no dateStyle (even beside
+      // the other style).
+      if (required === "date" && timeStyle !== undefined) throw new TypeError("Invalid option : timeStyle");
+      if (required === "time" && dateStyle !== undefined) throw new TypeError("Invalid option : dateStyle");
     } else {
       const hasDate = ["weekday", "year", "month", "day"].some((k) => f[k] !== undefined);
       const hasTime = ["dayPeriod", "hour", "minute", "second", "fractionalSecondDigits"].some((k) => f[k] !== undefined);
@@ -510,14 +512,14 @@
     // Spanish's long and full times do not pad (`2:00:00 EET`).
     if (language === "pa" && timeStyle !== undefined && (hc === "h12" || hc === "h11")) hourDigits = 2;
     if (language === "es" && (timeStyle === "long" || timeStyle === "full")) hourDigits = 1;
-    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits, calendar: r.calendar });
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits, calendar: r.calendar, hourCycle: hasHour ? hc : undefined });
     // V8 resolves a numeric field its pattern pads as "2-digit".
     if (!dateStyle && !timeStyle && r.calendar === "gregory") {
       const two = formatter.widths();
       const numericDate = r.month === "numeric" || r.month === "2-digit";
       for (const k of ["month", "day", "hour"]) if (r[k] === "numeric" && two.includes(k) && (k === "hour" || numericDate)) r[k] = "2-digit";
     }
-    dateFormats.set(this, { r, formatter });
+    dateFormats.set(this, { r, formatter, f, dateStyle, timeStyle, timeZone, hour12, hourCycle });
   }
   const dateState = (d, name) => {
     const s = unwrap(d, DateTimeFormat, dateFormats);
@@ -539,11 +541,43 @@
     return state.bound;
   });
   method(DateTimeFormat.prototype, "formatToParts", { formatToParts(date) { return dateState(this, "formatToParts").formatter.parts(instant(date)); } }.formatToParts);
+  // The formatter of a range whose ends differ in a field the options leave out: ICU shows
+  // it (a time on two days with its date, `yMd`; a date without its year in two years with
+  // the year), or undefined when the options show every field that differs.
+  const widerRange = (state, ta, tb) => {
+    const [da] = state.formatter.localFields(ta).split(" "), [db] = state.formatter.localFields(tb).split(" ");
+    if (da === db || state.dateStyle !== undefined) return undefined;
+    const f = state.f;
+    const hasDate = f.weekday !== undefined || f.year !== undefined || f.month !== undefined || f.day !== undefined;
+    let extra;
+    if (!hasDate) extra = { year: "numeric", month: "numeric", day: "numeric" };
+    else if (f.year === undefined && da.split("-")[0] !== db.split("-")[0]) extra = { year: "numeric" };
+    else return undefined;
+    if (state.wider === undefined) {
+      const time = { short: { hour: "numeric", minute: "2-digit" }, medium: { hour: "numeric", minute: "2-digit", second: "2-digit" }, long: { hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" }, full: { hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "long" } }[state.timeStyle];
+      const options = { ...f, ...time, ...extra, timeZone: state.timeZone, calendar: state.r.calendar, numberingSystem: state.r.numberingSystem, hour12: state.hour12, hourCycle: state.hourCycle };
+      state.wider = dateFormats.get(new DateTimeFormat(state.r.locale, options)).formatter;
+    }
+    return state.wider;
+  };
   const dateRange = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
-    const x = state.formatter.parts(instant(a)), y = state.formatter.parts(instant(b));
+    const ta = instant(a), tb = instant(b);
+    const formatter = widerRange(state, ta, tb) ?? state.formatter;
+    const x = formatter.parts(ta), y = formatter.parts(tb);
     if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));
-    return [...x.map((p) => ({ ...p, source: "startRange" })), { type: "literal", value: " – ", source: "shared" }, ...y.map((p) => ({ ...p, source: "endRange" }))];
+    // The ends joined by the locale's interval fallback (`{0} – {1}`).
+    const pattern = state.formatter.rangePattern();
+    const i = pattern.indexOf("{0}"), j = pattern.indexOf("{1}");
+    const out = [];
+    const lit = (text) => { if (text !== "") out.push({ type: "literal", value: text, source: "shared" }); };
+    const first = i < j ? [x, "startRange"] : [y, "endRange"], second = i < j ? [y, "endRange"] : [x, "startRange"];
+    lit(pattern.slice(0, Math.min(i, j)));
+    for (const p of first[0]) out.push({ ...p, source: first[1] });
+    lit(pattern.slice(Math.min(i, j) + 3, Math.max(i, j)));
+    for (const p of second[0]) out.push({ ...p, source: second[1] });
+    lit(pattern.slice(Math.max(i, j) + 3));
+    return out;
   };
   method(DateTimeFormat.prototype, "formatRange", { formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); } }.formatRange);
   method(DateTimeFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);

@@ -4,13 +4,16 @@
 //! offset at each instant, and ICU4X's CLDR names for the zone's name.
 
 use icu::calendar::types::RataDie;
-use icu::calendar::{Date, Iso};
+use icu::calendar::{Date, Gregorian, Iso};
 use icu::datetime::DateTimeFormatter;
 use icu::datetime::fieldsets::builder::{DateFields, FieldSetBuilder, ZoneStyle};
-use icu::datetime::fieldsets::enums::CompositeFieldSet;
 use icu::datetime::fieldsets::enums::TimeFieldSet;
+use icu::datetime::fieldsets::enums::{CompositeFieldSet, DateFieldSet};
 use icu::datetime::options::{Alignment, Length, SubsecondDigits, TimePrecision, YearStyle};
-use icu::datetime::pattern::{DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames};
+use icu::datetime::pattern::{
+    DateTimePattern, DayPeriodNameLength, FixedCalendarDateTimeNames, MonthNameLength,
+    WeekdayNameLength,
+};
 use icu::locale::Locale;
 use icu::time::zone::{IanaParser, UtcOffset, ZoneNameTimestamp};
 use icu::time::{Time, TimeZone, ZonedDateTime};
@@ -50,10 +53,6 @@ pub(crate) struct DateFormatter {
     /// The digits of a numeric hour, where V8's pattern differs from ICU4X's (1 or 2).
     #[qjs(skip_trace)]
     hour_digits: Option<usize>,
-    /// The locale's date-time glue (`", "`), for a date with a time zone name and no time:
-    /// V8 joins the two as a date and a time, ICU4X with its own date-zone glue.
-    #[qjs(skip_trace)]
-    zone_glue: Option<String>,
     /// The AM/PM names, where V8's pattern prints them and ICU4X's the flexible day period.
     #[qjs(skip_trace)]
     am_pm: Option<DayPeriodOnly>,
@@ -70,6 +69,34 @@ pub(crate) struct DateFormatter {
     /// ICU4X's offsets carry them (`غرينتش\u{61c}+١`).
     #[qjs(skip_trace)]
     strip_zone_marks: bool,
+    /// The narrow weekday names and the pattern `EEEEE`, for `weekday: "narrow"`: ICU4X's
+    /// field sets print the short name there (`Fr` where V8 prints `F`).
+    #[qjs(skip_trace)]
+    narrow_weekday: Option<(
+        FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
+        DateTimePattern,
+    )>,
+    /// The narrow month names and the pattern (`LLLLL` alone, `MMMMM` in a date), for
+    /// `month: "narrow"` in the Gregorian calendar: ICU4X's field sets print the long name.
+    #[qjs(skip_trace)]
+    narrow_month: Option<(
+        FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
+        DateTimePattern,
+    )>,
+    /// The year in two digits (`year: "2-digit"`, or a short date style whose pattern has
+    /// `yy`): ICU4X writes the whole year outside the century around now (`01.01.1900`
+    /// where V8 writes `01.01.00`).
+    #[qjs(skip_trace)]
+    two_digit_year: bool,
+    /// `hourCycle: "h24"`: midnight's hour is 24 (ICU4X formats on `h23`).
+    #[qjs(skip_trace)]
+    h24: bool,
+    /// The time formatted apart from the date, where ICU4X cannot combine the two.
+    #[qjs(skip_trace)]
+    time_after_date: Option<TimeAfterDate>,
+    /// The locale as CLDR's table names it (`en-US`), for its date interval fallback.
+    #[qjs(skip_trace)]
+    tag: String,
 }
 
 /// How V8 writes a numeric date (`{year, month, day}: "numeric"`): the padding of the day
@@ -294,7 +321,11 @@ fn fields_have_date(o: &Object) -> rquickjs::Result<bool> {
 /// The literal the locale's date-time pattern puts between the date of these options and an
 /// hour, when the date comes first: ICU4X's own glue, read off a formatted date and hour.
 fn date_time_glue(locale: &Locale, o: &Object) -> rquickjs::Result<Option<String>> {
-    let mut b = builder(o)?;
+    glue_of(locale, builder(o)?)
+}
+
+/// The glue of [`date_time_glue`] for the field set builder `b`'s date.
+fn glue_of(locale: &Locale, mut b: FieldSetBuilder) -> rquickjs::Result<Option<String>> {
     b.zone_style = None;
     b.time_precision = Some(TimePrecision::Hour);
     let Ok(set) = b.build_composite() else {
@@ -343,6 +374,54 @@ fn failure(what: impl std::fmt::Display) -> rquickjs::Error {
 /// The IANA zone a `timeZone` option names, case-insensitively: its database entry.
 pub(crate) fn zone(name: &str) -> Option<jiff::tz::TimeZone> {
     jiff::tz::db().get(name).ok()
+}
+
+/// A time formatter and the glue before it, for component options ICU4X's field sets cannot
+/// combine (a year or a month without a day, with a time: `nov. 2024, 18:00` on the
+/// reference): the date and the time formatted apart and joined by the locale's date-time
+/// glue, as ICU joins a date skeleton's pattern and a time skeleton's.
+type TimeAfterDate = (DateTimeFormatter<CompositeFieldSet>, String);
+
+/// The date-only field set and the [`TimeAfterDate`] for options whose composite field set
+/// ICU4X refuses; None when the options do not hold both a date and a time.
+fn split_date_time(
+    locale: &Locale,
+    o: &Object,
+) -> rquickjs::Result<Option<(CompositeFieldSet, TimeAfterDate)>> {
+    let b = builder(o)?;
+    if b.date_fields.is_none() || b.time_precision.is_none() {
+        return Ok(None);
+    }
+    let mut date = b.clone();
+    date.time_precision = None;
+    date.zone_style = None;
+    let mut time = b.clone();
+    time.date_fields = None;
+    time.year_style = None;
+    let date = date.build_composite().map_err(failure)?;
+    let time = time.build_composite().map_err(failure)?;
+    let time = DateTimeFormatter::try_new(locale.into(), time).map_err(failure)?;
+    // The glue of the whole date in the same length (ICU4X has none for a year or a month
+    // alone with a time).
+    let mut whole = b;
+    whole.date_fields = Some(DateFields::YMD);
+    whole.year_style = Some(YearStyle::Full);
+    let glue = glue_of(locale, whole)?.unwrap_or_else(|| " ".to_string());
+    Ok(Some((date, (time, glue))))
+}
+
+/// Whether `formatter` writes 2024 in two digits (a short date style's `yy`).
+fn short_year(formatter: &DateTimeFormatter<CompositeFieldSet>) -> rquickjs::Result<bool> {
+    let date = Date::try_new_iso(2024, 1, 5).map_err(failure)?;
+    let time = Time::try_new(15, 0, 0, 0).map_err(failure)?;
+    let zone = TimeZone::UNKNOWN
+        .with_offset(UtcOffset::try_from_seconds(0).ok())
+        .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(0));
+    let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
+    Ok(Parts::of(&formatter.format(&zoned))
+        .pieces(Nesting::Outer)
+        .iter()
+        .any(|(k, v)| *k == "year" && v.chars().count() == 2))
 }
 
 /// The field set for the resolved component options (or styles).
@@ -491,15 +570,79 @@ impl DateFormatter {
             Some(width) if alone => Some(DayPeriodOnly::new(&locale, &width)?),
             _ => None,
         };
+        let mut time_after_date = None;
+        // A date with a zone name and no time: V8 joins the two as a date and a time, with
+        // the locale's date-time glue (`14. Feb. 2009, GMT+6`, `2024年6月16日 GMT+9`), where
+        // ICU4X's date-zone patterns differ (a numeric date, the zone first).
+        let zone_apart = !styled
+            && text(o, "timeZoneName")?.is_some()
+            && ["hour", "minute", "second"]
+                .iter()
+                .map(|k| text(o, k))
+                .collect::<rquickjs::Result<Vec<_>>>()?
+                .iter()
+                .all(Option::is_none)
+            && o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_none()
+            && fields_have_date(o)?;
         let fields = if day_period.is_some() {
             let mut b = FieldSetBuilder::new();
             b.time_precision = Some(TimePrecision::Hour);
             b.build_composite().map_err(failure)?
+        } else if zone_apart {
+            let mut date = builder(o)?;
+            let mut zone = FieldSetBuilder::new();
+            zone.zone_style = date.zone_style.take();
+            let zone = zone.build_composite().map_err(failure)?;
+            let zone = DateTimeFormatter::try_new((&locale).into(), zone).map_err(failure)?;
+            let glue = date_time_glue(&locale, o)?.unwrap_or_else(|| " ".to_string());
+            time_after_date = Some((zone, glue));
+            date.build_composite().map_err(failure)?
         } else {
-            field_set(o)?
+            match field_set(o) {
+                Ok(fields) => fields,
+                Err(refused) => {
+                    let (date, time) = split_date_time(&locale, o)?.ok_or(refused)?;
+                    time_after_date = Some(time);
+                    date
+                }
+            }
         };
         let formatter = DateTimeFormatter::try_new((&locale).into(), fields).map_err(failure)?;
+        let two_digit_year = text(o, "year")?.as_deref() == Some("2-digit")
+            || (text(o, "dateStyle")?.as_deref() == Some("short") && short_year(&formatter)?);
+        let gregorian = text(o, "calendar")?.is_none_or(|c| c == "gregory");
+        let narrow_month = if gregorian && text(o, "month")?.as_deref() == Some("narrow") {
+            let alone = text(o, "year")?.is_none() && text(o, "day")?.is_none();
+            let mut names =
+                FixedCalendarDateTimeNames::<Gregorian, DateFieldSet>::try_new((&locale).into())
+                    .map_err(failure)?;
+            names
+                .include_month_names(if alone {
+                    MonthNameLength::StandaloneNarrow
+                } else {
+                    MonthNameLength::Narrow
+                })
+                .map_err(failure)?;
+            let pattern: DateTimePattern = if alone { "LLLLL" } else { "MMMMM" }
+                .parse()
+                .map_err(failure)?;
+            Some((names, pattern))
+        } else {
+            None
+        };
         let weekday = weekday_formatter(&locale, o)?;
+        let narrow_weekday = if text(o, "weekday")?.as_deref() == Some("narrow") {
+            let mut names =
+                FixedCalendarDateTimeNames::<Gregorian, DateFieldSet>::try_new((&locale).into())
+                    .map_err(failure)?;
+            names
+                .include_weekday_names(WeekdayNameLength::Narrow)
+                .map_err(failure)?;
+            let pattern: DateTimePattern = "EEEEE".parse().map_err(failure)?;
+            Some((names, pattern))
+        } else {
+            None
+        };
         let mut unasked = Vec::new();
         if !styled {
             for (field, key) in [
@@ -541,17 +684,6 @@ impl DateFormatter {
         let hour_digits = o
             .get::<_, Option<f64>>("hourDigits")?
             .map(|n| if n >= 2.0 { 2 } else { 1 });
-        let has_time = ["hour", "minute", "second"]
-            .iter()
-            .map(|k| has(k))
-            .collect::<rquickjs::Result<Vec<_>>>()?
-            .iter()
-            .any(|b| *b);
-        let zone_glue = if !styled && has("timeZoneName")? && !has_time && fields_have_date(o)? {
-            date_time_glue(&locale, o)?
-        } else {
-            None
-        };
         let hant = locale.id.language.as_str() == "zh"
             && (locale.id.script.is_some_and(|s| s.as_str() == "Hant")
                 || locale
@@ -585,12 +717,17 @@ impl DateFormatter {
             day_period,
             numeric_date,
             hour_digits,
-            zone_glue,
             am_pm,
             lower_am_pm,
             hant,
             korean: locale.id.language.as_str() == "ko",
             strip_zone_marks: matches!(locale.id.language.as_str(), "ar" | "ur"),
+            time_after_date,
+            narrow_weekday,
+            narrow_month,
+            two_digit_year,
+            h24: text(o, "hourCycle")?.as_deref() == Some("h24"),
+            tag: locale.to_string(),
         })
     }
 
@@ -660,6 +797,60 @@ impl DateFormatter {
         }
         let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
         let mut parts = Parts::of(&self.formatter.format(&zoned)).pieces(Nesting::Outer);
+        if let Some((names, pattern)) = &self.narrow_weekday {
+            let mut name = String::new();
+            let _ = names
+                .with_pattern_unchecked(pattern)
+                .format(&zoned.date.to_calendar(Gregorian))
+                .try_write_to(&mut name);
+            for piece in parts.iter_mut().filter(|p| p.0 == "weekday") {
+                piece.1 = name.clone();
+            }
+        }
+        if let Some((names, pattern)) = &self.narrow_month {
+            let mut name = String::new();
+            let _ = names
+                .with_pattern_unchecked(pattern)
+                .format(&zoned.date.to_calendar(Gregorian))
+                .try_write_to(&mut name);
+            for piece in parts.iter_mut().filter(|p| p.0 == "month") {
+                piece.1 = name.clone();
+            }
+        }
+        if self.two_digit_year {
+            for piece in parts.iter_mut().filter(|p| p.0 == "year") {
+                let digits: Vec<char> = piece.1.chars().collect();
+                if digits.len() > 2 && digits.iter().all(|c| c.is_numeric()) {
+                    piece.1 = digits[digits.len() - 2..].iter().collect();
+                }
+            }
+        }
+        if self.h24 {
+            for piece in parts.iter_mut().filter(|p| p.0 == "hour") {
+                if piece.1.chars().all(is_zero) {
+                    // 24 in the zero's own script (its two and four follow it).
+                    let zero = piece.1.chars().next().map_or(0, u32::from);
+                    piece.1 = [2, 4]
+                        .iter()
+                        .filter_map(|k| char::from_u32(zero + k))
+                        .collect();
+                }
+            }
+        }
+        if let Some((time, glue)) = &self.time_after_date {
+            // The glue was read after a whole date, so it opens with the text a date of
+            // these fields may end with itself (`2024.`, `2024 р.`, `30日`): written once.
+            let plain = |c: char| if c.is_whitespace() { ' ' } else { c };
+            let mut glue = glue.as_str();
+            if let Some(end) = parts.last().filter(|p| p.0 == "literal") {
+                let n = end.1.chars().count();
+                if glue.chars().map(plain).take(n).eq(end.1.chars().map(plain)) {
+                    glue = glue.char_indices().nth(n).map_or("", |(i, _)| &glue[i..]);
+                }
+            }
+            parts.push(("literal", glue.to_string()));
+            parts.extend(Parts::of(&time.format(&zoned)).pieces(Nesting::Outer));
+        }
         if let Some(f) = &self.weekday {
             let name = Parts::of(&f.format(&zoned)).text;
             for piece in parts.iter_mut().filter(|p| p.0 == "weekday") {
@@ -721,18 +912,6 @@ impl DateFormatter {
         if let Some(digits) = self.hour_digits {
             for piece in parts.iter_mut().filter(|p| p.0 == "hour") {
                 repad(&mut piece.1, digits);
-            }
-        }
-        if let Some(glue) = &self.zone_glue
-            && let Some(i) = parts.iter().position(|p| p.0 == "timeZoneName")
-            && i >= 2
-            && parts[i - 1].0 == "literal"
-            && matches!(parts[i - 2].0, "year" | "month" | "day" | "weekday")
-        {
-            parts[i - 1].1 = glue.clone();
-            // A zone ICU4X closes in brackets (`fa`: ` (…)`) loses its closing one.
-            if i + 2 == parts.len() && parts[i + 1].0 == "literal" {
-                parts.pop();
             }
         }
         if self.strip_zone_marks {
@@ -802,32 +981,35 @@ fn split_fractional_seconds(parts: Vec<(&'static str, String)>) -> Vec<(&'static
 }
 
 /// The pieces without the fields in `unasked`, each with the literal that joined it to the
-/// rest (the one after it, or before it when it ends the text).
+/// rest: for an hour (or its day period), the one after it where a kept time field follows
+/// that literal (an hour dropped before its minutes: `um 00:00`); else the one before it (a
+/// minute dropped after its hour, an era after its year), else the one after it (a field
+/// opening the text).
 fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static str, String)> {
-    let mut out: Vec<(&'static str, String)> = Vec::with_capacity(parts.len());
-    let mut skip_literal = false;
-    for (kind, text) in parts {
-        if unasked.contains(&kind) {
-            if out.last().is_some_and(|p| p.0 == "literal") && out.len() > 1 {
-                // Dropped at the end, or between kept fields: the joiner before goes.
-                skip_literal = true;
-                out.pop();
-            } else {
-                skip_literal = true;
-            }
+    let n = parts.len();
+    let dropped = |i: usize| unasked.contains(&parts[i].0);
+    let literal = |i: usize| i < n && parts[i].0 == "literal";
+    let kept_time =
+        |i: usize| i < n && !dropped(i) && matches!(parts[i].0, "hour" | "minute" | "second");
+    let mut keep = vec![true; n];
+    for i in 0..n {
+        if !dropped(i) {
             continue;
         }
-        if kind == "literal" && skip_literal {
-            skip_literal = false;
-            if out.is_empty() {
-                continue;
-            }
-            out.push((kind, text));
-            continue;
+        keep[i] = false;
+        if matches!(parts[i].0, "hour" | "dayPeriod") && literal(i + 1) && kept_time(i + 2) {
+            keep[i + 1] = false;
+        } else if i > 0 && literal(i - 1) && keep[i - 1] {
+            keep[i - 1] = false;
+        } else if literal(i + 1) {
+            keep[i + 1] = false;
         }
-        skip_literal = false;
-        out.push((kind, text));
     }
+    let mut out: Vec<(&'static str, String)> = parts
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(piece, keep)| keep.then_some(piece))
+        .collect();
     while out
         .last()
         .is_some_and(|p| p.0 == "literal" && p.1.trim().is_empty())
@@ -898,6 +1080,29 @@ impl DateFormatter {
             .map(|(k, _)| *k)
             .collect();
         Ok(two.join(" "))
+    }
+
+    /// The local calendar date and hour of an instant in the formatter's zone
+    /// (`2024-1-5 15`), for `formatRange` to tell which fields of two instants differ.
+    #[qjs(rename = "localFields")]
+    pub fn local_fields(&self, ms: f64) -> rquickjs::Result<String> {
+        let (date, time, _) = self.local(ms)?;
+        Ok(format!(
+            "{}-{}-{} {}",
+            date.year().extended_year(),
+            date.month().ordinal,
+            date.day_of_month().0,
+            time.hour.number()
+        ))
+    }
+
+    /// The locale's date interval fallback from the reference's CLDR (`{0} – {1}`, `{0}～{1}`
+    /// in `ja`, `{0} تا {1}` in `fa`), its thin spaces plain ones as V8 writes them.
+    #[qjs(rename = "rangePattern")]
+    pub fn range_pattern(&self) -> String {
+        super::units::entry(&self.tag, "dt", 'l', "fallback")
+            .unwrap_or("{0} – {1}")
+            .replace('\u{2009}', " ")
     }
 
     /// An instant's formatted text.
