@@ -815,6 +815,10 @@ typedef struct JSVarScope {
     uint8_t is_await_using : 1; /* scope has await using declarations */
     int using_label_catch; /* label for catch handler (-1 if none) */
     int using_label_end;   /* label for end of disposal block (-1 if none) */
+    /* the scope of the private names of a class without a binding of its
+       own: where its definition pushes the name its brand checks give it
+       (its prototype's brand, its own), 0 if nowhere */
+    int class_name_pos[2];
 } JSVarScope;
 
 typedef enum {
@@ -10166,7 +10170,7 @@ static int JS_DefinePrivateField(JSContext *ctx, JSValueConst obj,
     }
     prs = find_own_property(&pr, p, prop);
     if (prs) {
-        JS_ThrowTypeErrorAtom(ctx, "private class field '%s' already exists",
+        JS_ThrowTypeErrorAtom(ctx, "Cannot initialize %s twice on the same object",
                               prop);
         goto fail;
     }
@@ -10261,8 +10265,14 @@ static int JS_AddBrand(JSContext *ctx, JSValueConst obj, JSValueConst home_obj)
     p = JS_VALUE_GET_OBJ(home_obj);
     prs = find_own_property(&pr, p, JS_ATOM_Private_brand);
     if (!prs) {
-        /* if the brand is not present, add it */
-        brand = JS_NewSymbolFromAtom(ctx, JS_ATOM_brand, JS_ATOM_TYPE_PRIVATE);
+        /* if the brand is not present, add it. The class definition passes
+           the class's own binding name as 'obj' (a string): the brand is
+           described by it, as V8 names the class in the brand check's text */
+        if (JS_VALUE_GET_TAG(obj) == JS_TAG_STRING)
+            brand = JS_NewSymbolInternal(ctx, JS_VALUE_GET_STRING(js_dup(obj)),
+                                         JS_ATOM_TYPE_PRIVATE);
+        else
+            brand = JS_NewSymbolFromAtom(ctx, JS_ATOM_brand, JS_ATOM_TYPE_PRIVATE);
         if (JS_IsException(brand))
             return -1;
         pr = add_property(ctx, p, JS_ATOM_Private_brand, JS_PROP_C_W_E);
@@ -10285,8 +10295,9 @@ static int JS_AddBrand(JSContext *ctx, JSValueConst obj, JSValueConst home_obj)
         }
         prs = find_own_property(&pr, p1, brand_atom);
         if (unlikely(prs)) {
+            JS_ThrowTypeErrorAtom(ctx, "Cannot initialize private methods of class %s twice on the same object",
+                                  brand_atom);
             JS_FreeAtom(ctx, brand_atom);
-            JS_ThrowTypeError(ctx, "private method is already present");
             return -1;
         }
         pr = add_property(ctx, p1, brand_atom, JS_PROP_C_W_E);
@@ -10329,15 +10340,47 @@ static int JS_CheckBrand(JSContext *ctx, JSValue obj, JSValue func)
     if (unlikely(JS_VALUE_GET_TAG(brand) != JS_TAG_SYMBOL))
         goto not_obj;
 
-    /* get the brand array of 'obj' */
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
-    not_obj:
-        JS_ThrowTypeErrorNotAnObject(ctx);
-        return -1;
-    }
+    /* get the brand array of 'obj'; a primitive has none (the caller
+       words the failed check as V8 does) */
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+        return 0;
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, js_symbol_to_atom(ctx, brand));
     return (prs != NULL);
+ not_obj:
+    JS_ThrowTypeErrorNotAnObject(ctx);
+    return -1;
+}
+
+/* V8's text for a receiver without the brand of the class of the private
+   method 'func': the class by its own binding name (the brand's
+   description), "class C" for a static method (its home object is the class
+   itself), "an instance of class C" otherwise; V8 reads an instance's brand
+   as a property, so undefined and null fail as a read of the brand, named
+   as the class */
+static void js_throw_brand_error(JSContext *ctx, JSValueConst obj,
+                                 JSValueConst func)
+{
+    JSObject *p, *home_obj;
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    char name[ATOM_GET_STR_BUF_SIZE];
+
+    p = JS_VALUE_GET_OBJ(func);
+    home_obj = p->u.func.home_object;
+    prs = find_own_property(&pr, home_obj, JS_ATOM_Private_brand);
+    if (!prs || JS_VALUE_GET_TAG(pr->u.value) != JS_TAG_SYMBOL) {
+        JS_ThrowTypeError(ctx, "invalid brand on object");
+        return;
+    }
+    JS_AtomGetStr(ctx, name, sizeof(name), js_symbol_to_atom(ctx, pr->u.value));
+    if (js_class_has_bytecode(home_obj->class_id))
+        JS_ThrowTypeError(ctx, "Receiver must be class %s", name);
+    else if (JS_IsUndefined(obj) || JS_IsNull(obj))
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                          JS_IsNull(obj) ? "null" : "undefined", name);
+    else
+        JS_ThrowTypeError(ctx, "Receiver must be an instance of class %s", name);
 }
 
 static uint32_t js_string_obj_get_length(JSContext *ctx, JSValueConst obj)
@@ -17463,7 +17506,28 @@ static __exception int js_operator_private_in(JSContext *ctx, JSValue *sp)
     op1 = sp[-2]; /* object */
     op2 = sp[-1]; /* field name or method function */
     if (JS_VALUE_GET_TAG(op1) != JS_TAG_OBJECT) {
-        JS_ThrowTypeError(ctx, "invalid 'in' operand");
+        /* V8's text names the private name: a field's symbol, a method's
+           own name */
+        char key[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
+        JSValue name = JS_UNDEFINED;
+        key[0] = '\0';
+        if (JS_VALUE_GET_TAG(op2) == JS_TAG_SYMBOL) {
+            JS_AtomGetStr(ctx, key, sizeof(key), js_symbol_to_atom(ctx, op2));
+        } else if (JS_IsObject(op2)) {
+            name = JS_GetProperty(ctx, op2, JS_ATOM_name);
+            if (JS_IsException(name))
+                return -1;
+            if (JS_IsString(name)) {
+                const char *str = JS_ToCString(ctx, name);
+                if (str) {
+                    snprintf(key, sizeof(key), "%s", str);
+                    JS_FreeCString(ctx, str);
+                }
+            }
+            JS_FreeValue(ctx, name);
+        }
+        js_v8_value_str(ctx, target, sizeof(target), op1);
+        JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '%s' in %s", key, target);
         return -1;
     }
     if (JS_IsObject(op2)) {
@@ -19816,7 +19880,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 if (ret < 0)
                     goto exception;
                 if (!ret) {
-                    JS_ThrowTypeError(ctx, "invalid brand on object");
+                    js_throw_brand_error(ctx, sp[-2], sp[-1]);
                     goto exception;
                 }
             }
@@ -19839,6 +19903,9 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
 #define JS_THROW_VAR_UNINITIALIZED  2
 #define JS_THROW_ERROR_DELETE_SUPER   3
 #define JS_THROW_ERROR_ITERATOR_THROW 4
+#define JS_THROW_ERROR_PRIVATE_METHOD_RO  5
+#define JS_THROW_ERROR_PRIVATE_NO_SETTER  6
+#define JS_THROW_ERROR_PRIVATE_NO_GETTER  7
             {
                 JSAtom atom;
                 int type;
@@ -19859,6 +19926,15 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 else
                 if (type == JS_THROW_ERROR_ITERATOR_THROW)
                     JS_ThrowTypeError(ctx, "iterator does not have a throw method");
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_METHOD_RO)
+                    JS_ThrowTypeErrorAtom(ctx, "Private method '%s' is not writable", atom);
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_NO_SETTER)
+                    JS_ThrowTypeErrorAtom(ctx, "'%s' was defined without a setter", atom);
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_NO_GETTER)
+                    JS_ThrowTypeErrorAtom(ctx, "'%s' was defined without a getter", atom);
                 else
                     JS_ThrowInternalError(ctx, "invalid throw var type %d", type);
             }
@@ -25698,6 +25774,8 @@ static int push_scope(JSParseState *s) {
         fd->scopes[scope].is_await_using = 0;
         fd->scopes[scope].using_label_catch = -1;
         fd->scopes[scope].using_label_end = -1;
+        fd->scopes[scope].class_name_pos[0] = 0;
+        fd->scopes[scope].class_name_pos[1] = 0;
         emit_op(s, OP_enter_scope);
         emit_u16(s, scope);
         return fd->scope_level = scope;
@@ -26748,6 +26826,59 @@ static void emit_class_field_init(JSParseState *s)
 }
 
 /* build a private setter function name from the private getter name */
+/* push the name V8 gives a class in the texts of its brand checks (brand
+   'i': 0 its prototype's, 1 its own): its own binding name; for a class
+   without one (the name a class expression infers from its context is not
+   it), "anonymous", which becomes "." once one of its static private methods
+   or accessors is referenced (V8 then declares the class a binding of that
+   name, js_name_anonymous_class) */
+static int emit_class_brand_name(JSParseState *s, JSAtom class_name, int i)
+{
+    JSFunctionDef *fd = s->cur_func;
+    JSAtom name;
+
+    if (class_name != JS_ATOM_NULL) {
+        name = JS_DupAtom(s->ctx, class_name);
+    } else {
+        name = JS_NewAtom(s->ctx, "anonymous");
+        if (name == JS_ATOM_NULL)
+            return -1;
+    }
+    emit_op(s, OP_push_atom_value);
+    if (class_name == JS_ATOM_NULL)
+        fd->scopes[fd->scope_level].class_name_pos[i] = fd->byte_code.size;
+    emit_atom(s, name);
+    JS_FreeAtom(s->ctx, name);
+    return 0;
+}
+
+/* a static private method or accessor declared in the private scope
+   'scope_level' of 'fd' is referenced: a class without a binding of its own
+   is named "." in its brand checks from then on */
+static int js_name_anonymous_class(JSContext *ctx, JSFunctionDef *fd,
+                                   int scope_level)
+{
+    JSVarScope *sc = &fd->scopes[scope_level];
+    JSAtom name = JS_ATOM_NULL;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        int pos = sc->class_name_pos[i];
+        if (!pos)
+            continue;
+        if (name == JS_ATOM_NULL) {
+            name = JS_NewAtom(ctx, ".");
+            if (name == JS_ATOM_NULL)
+                return -1;
+        }
+        JS_FreeAtom(ctx, get_u32(fd->byte_code.buf + pos));
+        put_u32(fd->byte_code.buf + pos, JS_DupAtom(ctx, name));
+        sc->class_name_pos[i] = 0;
+    }
+    JS_FreeAtom(ctx, name);
+    return 0;
+}
+
 static JSAtom get_private_setter_name(JSContext *ctx, JSAtom name)
 {
     return js_atom_concat_str(ctx, name, "<set>");
@@ -27319,9 +27450,11 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
         int var_idx;
 
         if (cf->need_brand) {
-            /* add a private brand to the prototype */
+            /* add a private brand to the prototype, described by the
+               class's own binding name */
             emit_op(s, OP_dup);
-            emit_op(s, OP_null);
+            if (emit_class_brand_name(s, class_name, 0))
+                goto fail;
             emit_op(s, OP_swap);
             emit_op(s, OP_add_brand);
 
@@ -27355,7 +27488,13 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
     emit_op(s, OP_drop);
 
     if (class_fields[1].need_brand) {
-        /* add a private brand to the class */
+        /* add a private brand to the class, described by the class's own
+           binding name, then add it to the class itself */
+        emit_op(s, OP_dup);
+        if (emit_class_brand_name(s, class_name, 1))
+            goto fail;
+        emit_op(s, OP_swap);
+        emit_op(s, OP_add_brand);
         emit_op(s, OP_dup);
         emit_op(s, OP_dup);
         emit_op(s, OP_add_brand);
@@ -36049,6 +36188,10 @@ static int resolve_scope_private_field1(JSContext *ctx,
         idx = find_private_class_field_all(ctx, fd, var_name, scope_level);
         if (idx >= 0) {
             var_kind = fd->vars[idx].var_kind;
+            if (fd->vars[idx].is_static_private &&
+                var_kind != JS_VAR_PRIVATE_FIELD &&
+                js_name_anonymous_class(ctx, fd, fd->vars[idx].scope_level))
+                return -1;
             if (is_ref) {
                 capture_var(fd, &fd->vars[idx]);
                 idx = get_closure_var(ctx, s, fd, JS_CLOSURE_LOCAL, idx, var_name,
@@ -36136,10 +36279,24 @@ static int resolve_scope_private_field(JSContext *ctx, JSFunctionDef *s,
             dbuf_put_u16(bc, 0);
             break;
         case JS_VAR_PRIVATE_SETTER:
-            /* XXX: add clearer error message */
+            /* V8 checks the receiver's brand with the setter, then
+               refuses the read */
+            {
+                JSAtom setter_name = get_private_setter_name(ctx, var_name);
+                if (setter_name == JS_ATOM_NULL)
+                    return -1;
+                idx = resolve_scope_private_field1(ctx, &is_ref,
+                                                   &var_kind, s,
+                                                   setter_name, scope_level);
+                JS_FreeAtom(ctx, setter_name);
+                if (idx < 0)
+                    return -1;
+                get_loc_or_ref(bc, is_ref, idx);
+                dbuf_putc(bc, OP_check_brand);
+            }
             dbuf_putc(bc, OP_throw_error);
             dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-            dbuf_putc(bc, JS_THROW_VAR_RO);
+            dbuf_putc(bc, JS_THROW_ERROR_PRIVATE_NO_GETTER);
             break;
         default:
             abort();
@@ -36153,10 +36310,15 @@ static int resolve_scope_private_field(JSContext *ctx, JSFunctionDef *s,
             break;
         case JS_VAR_PRIVATE_METHOD:
         case JS_VAR_PRIVATE_GETTER:
-            /* XXX: add clearer error message */
+            /* V8 checks the receiver's brand, then refuses the write */
+            dbuf_putc(bc, OP_drop);
+            get_loc_or_ref(bc, is_ref, idx);
+            dbuf_putc(bc, OP_check_brand);
             dbuf_putc(bc, OP_throw_error);
             dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-            dbuf_putc(bc, JS_THROW_VAR_RO);
+            dbuf_putc(bc, var_kind == JS_VAR_PRIVATE_METHOD ?
+                      JS_THROW_ERROR_PRIVATE_METHOD_RO :
+                      JS_THROW_ERROR_PRIVATE_NO_SETTER);
             break;
         case JS_VAR_PRIVATE_SETTER:
         case JS_VAR_PRIVATE_GETTER_SETTER:
