@@ -1403,6 +1403,9 @@ static void js_disposable_stack_mark(JSRuntime *rt, JSValueConst val,
 #define HINT_NUMBER  1
 #define HINT_NONE    2
 #define HINT_FORCE_ORDINARY (1 << 4) // don't try Symbol.toPrimitive
+/* V8's default call site for a value that is not callable */
+static int check_function(JSContext *ctx, JSValueConst obj);
+
 static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint);
 static JSValue JS_ToStringFree(JSContext *ctx, JSValue val);
 static int JS_ToBoolFree(JSContext *ctx, JSValue val);
@@ -13174,6 +13177,10 @@ static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
                 atom = JS_ATOM_default;
                 break;
             }
+            if (check_function(ctx, method)) {
+                JS_FreeValue(ctx, method);
+                goto exception;
+            }
             arg = JS_AtomToString(ctx, atom);
             ret = JS_CallFree(ctx, method, val, 1, vc(&arg));
             JS_FreeValue(ctx, arg);
@@ -18046,7 +18053,7 @@ static JSValue JS_GetIterator2(JSContext *ctx, JSValueConst obj,
         return enum_obj;
     if (!JS_IsObject(enum_obj)) {
         JS_FreeValue(ctx, enum_obj);
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Result of the Symbol.iterator method is not an object");
     }
     return enum_obj;
 }
@@ -18099,6 +18106,30 @@ static JSValue js_v8_throw_not_async_iterable(JSContext *ctx, JSValueConst obj)
                              js_v8_default_call_site(ctx, buf, sizeof(buf), obj));
 }
 
+/* V8's text for a property of undefined or null read by a key not yet
+   converted (a compound assignment's target, `o[k] += 1`): the key as V8
+   renders it without side effects, none when it has no such rendering (an
+   object whose toString is not Object.prototype's, an array); reading
+   Symbol.iterator is V8's text for a value that is not iterable */
+static void js_v8_throw_nullish_key(JSContext *ctx, JSValueConst obj,
+                                    JSValueConst key)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    const char *nullish = JS_IsNull(obj) ? "null" : "undefined";
+
+    if (JS_VALUE_GET_TAG(key) == JS_TAG_SYMBOL &&
+        js_symbol_to_atom(ctx, key) == JS_ATOM_Symbol_iterator) {
+        js_v8_throw_not_iterable(ctx, obj);
+        return;
+    }
+    js_v8_value_str(ctx, buf, sizeof(buf), key);
+    if (JS_IsObject(key) && !strncmp(buf, "[object ", 8))
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s", nullish);
+    else
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                          nullish, buf);
+}
+
 static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
 {
     JSValue method, ret, sync_iter;
@@ -18138,6 +18169,14 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
         return js_v8_throw_not_iterable(ctx, obj);
+    }
+    if (is_async) {
+        ret = JS_CallFree(ctx, method, obj, 0, NULL);
+        if (!JS_IsException(ret) && !JS_IsObject(ret)) {
+            JS_FreeValue(ctx, ret);
+            return JS_ThrowTypeError(ctx, "Result of the Symbol.asyncIterator method is not an object");
+        }
+        return ret;
     }
     ret = JS_GetIterator2(ctx, obj, method);
     JS_FreeValue(ctx, method);
@@ -18250,7 +18289,9 @@ static int JS_IteratorClose(JSContext *ctx, JSValueConst enum_obj,
         if (JS_IsException(ret)) {
             res = -1;
         } else if (!JS_IsObject(ret)) {
-            JS_ThrowTypeErrorNotAnObject(ctx);
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Iterator result %s is not an object",
+                              js_v8_value_str(ctx, buf, sizeof(buf), ret));
             res = -1;
         }
     }
@@ -18344,7 +18385,7 @@ static __exception int js_op_using_check(JSContext *ctx, JSValueConst val,
     if (JS_IsNull(val) || JS_IsUndefined(val))
         return 0;
     if (!JS_IsObject(val)) {
-        JS_ThrowTypeErrorNotAnObject(ctx);
+        JS_ThrowTypeError(ctx, "An object is expected with `using` declarations");
         return -1;
     }
     if (hint == 1) {
@@ -18363,13 +18404,12 @@ static __exception int js_op_using_check(JSContext *ctx, JSValueConst val,
         if (JS_IsException(method))
             return -1;
     }
-    if (JS_IsUndefined(method) || JS_IsNull(method)) {
-        JS_ThrowTypeError(ctx, "value is not disposable");
-        return -1;
-    }
+    /* V8 names the method it called */
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
-        JS_ThrowTypeError(ctx, "dispose method is not a function");
+        JS_ThrowTypeError(ctx, "%s is not a function",
+                          hint == 1 && !is_sync_fallback ?
+                          "Symbol(Symbol.asyncDispose)" : "Symbol(Symbol.dispose)");
         return -1;
     }
     if (is_sync_fallback) {
@@ -18900,7 +18940,9 @@ static int js_op_define_class(JSContext *ctx, JSValue *sp,
             if (JS_IsException(parent_proto))
                 goto fail;
             if (!JS_IsNull(parent_proto) && !JS_IsObject(parent_proto)) {
-                JS_ThrowTypeError(ctx, "parent prototype must be an object or null");
+                char buf[V8_VALUE_STR_BUF_SIZE];
+                JS_ThrowTypeError(ctx, "Class extends value does not have valid prototype property %s",
+                                  js_v8_value_str(ctx, buf, sizeof(buf), parent_proto));
                 goto fail;
             }
         }
@@ -19829,7 +19871,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
             /* return true if 'this' should be returned */
             if (!JS_IsObject(sp[-1])) {
                 if (!JS_IsUndefined(sp[-1])) {
-                    JS_ThrowTypeError(caller_ctx, "derived class constructor must return an object or undefined");
+                    JS_ThrowTypeError(caller_ctx, "Derived constructors may only return object or undefined");
                     goto exception;
                 }
                 sp[0] = JS_TRUE;
@@ -19922,7 +19964,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                     JS_ThrowReferenceErrorUninitialized(ctx, atom);
                 else
                 if (type == JS_THROW_ERROR_DELETE_SUPER)
-                    JS_ThrowReferenceError(ctx, "unsupported reference to 'super'");
+                    JS_ThrowReferenceError(ctx, "Unsupported reference to 'super'");
                 else
                 if (type == JS_THROW_ERROR_ITERATOR_THROW)
                     JS_ThrowTypeError(ctx, "iterator does not have a throw method");
@@ -20270,7 +20312,11 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 idx = get_u16(pc);
                 pc += 2;
                 if (unlikely(!JS_IsUninitialized(*var_refs[idx]->pvalue))) {
-                    JS_ThrowReferenceErrorUninitialized2(ctx, b, idx, true);
+                    /* super() called again from an arrow function */
+                    if (b->closure_var[idx].var_name == JS_ATOM_this)
+                        JS_ThrowReferenceError(ctx, "Super constructor may only be called once");
+                    else
+                        JS_ThrowReferenceErrorUninitialized2(ctx, b, idx, true);
                     goto exception;
                 }
                 set_value(ctx, var_refs[idx]->pvalue, sp[-1]);
@@ -20320,7 +20366,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 pc += 2;
                 if (unlikely(!JS_IsUninitialized(var_buf[idx]))) {
                     JS_ThrowReferenceError(caller_ctx,
-                                           "'this' can be initialized only once");
+                                           "Super constructor may only be called once");
                     goto exception;
                 }
                 set_value(ctx, &var_buf[idx], sp[-1]);
@@ -21034,6 +21080,13 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 op_flags = *pc++;
 
                 obj = sp[-2 - is_computed];
+                if (unlikely(is_computed && atom == JS_ATOM_prototype &&
+                             JS_IsFunction(ctx, obj))) {
+                    /* a class's static method with a computed name */
+                    JS_FreeAtom(ctx, atom);
+                    JS_ThrowTypeError(ctx, "Classes may not have a static property named 'prototype'");
+                    goto exception;
+                }
                 flags = JS_PROP_HAS_CONFIGURABLE | JS_PROP_CONFIGURABLE |
                     JS_PROP_HAS_ENUMERABLE | JS_PROP_THROW;
                 if (op_flags & OP_DEFINE_METHOD_ENUMERABLE)
@@ -21295,6 +21348,14 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_define_array_el):
             {
                 int ret;
+                if (unlikely(JS_IsFunction(ctx, sp[-3]) &&
+                             JS_VALUE_GET_TAG(sp[-2]) == JS_TAG_STRING &&
+                             js_string_eq(JS_VALUE_GET_STRING(sp[-2]),
+                                          ctx->rt->atom_array[JS_ATOM_prototype]))) {
+                    /* a class's static field with a computed name */
+                    JS_ThrowTypeError(ctx, "Classes may not have a static property named 'prototype'");
+                    goto exception;
+                }
                 ret = JS_DefinePropertyValueValue(ctx, sp[-3], js_dup(sp[-2]), sp[-1],
                                                   JS_PROP_C_W_E | JS_PROP_THROW);
                 sp -= 1;
@@ -21965,7 +22026,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_to_propkey2):
             /* must be tested first */
             if (unlikely(JS_IsUndefined(sp[-2]) || JS_IsNull(sp[-2]))) {
-                JS_ThrowTypeError(ctx, "value has no property");
+                js_v8_throw_nullish_key(ctx, sp[-2], sp[-1]);
                 goto exception;
             }
             switch (JS_VALUE_GET_TAG(sp[-1])) {
