@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::envelope::EnvelopeDispatch;
 use super::guard::CompletionGuard;
-use super::module_layout::start_location;
+use super::module_layout::start_failure_location;
 use super::normalize::normalize_code;
 use super::plan::plan_execution;
 use super::render::render_outcome;
@@ -112,7 +112,8 @@ impl<N: Executor> CodemodeExecutor<N> {
         let outcome = match self.native.execute(request).await {
             Ok(outcome) => outcome,
             Err(crate::Error::SyntaxError { text, line, column }) => {
-                let location = start_location(line, column, &providers, &options.connectors);
+                let location =
+                    start_failure_location(&text, line, column, &providers, &options.connectors);
                 return Err(crate::Error::StartFailed(format!("{text}{location}")));
             }
             Err(error) => return Err(error),

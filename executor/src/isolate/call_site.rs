@@ -178,6 +178,15 @@ impl Parser<'_> {
         }
     }
 
+    /// A private name after a `.` (`o.#x`), which V8 prints as a key: `[#x]`.
+    fn private_name(&mut self) -> Option<String> {
+        if self.peek() != Some(b'#') {
+            return None;
+        }
+        self.at += 1;
+        Some(format!("[#{}]", self.name()?))
+    }
+
     /// A member chain: a primary, then `.name`, `?.name`, `[key]` and calls.
     fn chain(&mut self) -> Option<String> {
         let mut out = self.primary()?;
@@ -188,8 +197,12 @@ impl Parser<'_> {
                 Some(b'.') => {
                     self.at += 1;
                     self.skip_space();
-                    out.push('.');
-                    out.push_str(self.name()?);
+                    if let Some(name) = self.private_name() {
+                        out.push_str(&name);
+                    } else {
+                        out.push('.');
+                        out.push_str(self.name()?);
+                    }
                     self.last_was_call = false;
                 }
                 Some(b'?') if self.bytes.get(self.at + 1) == Some(&b'.') => {
@@ -209,7 +222,10 @@ impl Parser<'_> {
                         }
                         _ => {
                             out.push_str("?.");
-                            out.push_str(self.name()?);
+                            match self.private_name() {
+                                Some(name) => out.push_str(&name),
+                                None => out.push_str(self.name()?),
+                            }
                             self.last_was_call = false;
                         }
                     }
@@ -297,6 +313,11 @@ mod tests {
 
     #[test]
     fn renders_expressions_as_v8s_call_printer_does() {
+        // A private name prints as a key (measured on reference@0.5.6).
+        assert_eq!(render("o.#f").as_deref(), Some("o[#f]"));
+        assert_eq!(render("this.#f").as_deref(), Some("this[#f]"));
+        assert_eq!(render("o.x.#f").as_deref(), Some("o.x[#f]"));
+        assert_eq!(render("o?.#f").as_deref(), Some("o?.[#f]"));
         assert_eq!(render("m.get('x')").as_deref(), Some("m.get(...)"));
         assert_eq!(render("o [ 'f' ]").as_deref(), Some("o.f"));
         assert_eq!(

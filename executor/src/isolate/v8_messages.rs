@@ -719,7 +719,8 @@ fn enclosing_call(bytes: &[u8], start: usize) -> Option<usize> {
 }
 
 fn is_chain_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.'
+    // `#`: a private name (`o.#f`).
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.' || b == b'#'
 }
 
 /// V8's text for an export of a name the module does not declare (QuickJS reports it
@@ -1212,6 +1213,12 @@ mod tests {
         assert_eq!(at("const o = {}; o.f()", 1, 16), "o.f is not a function");
         // The call's parenthesis (engine patch 0023): the second call of `b()()`.
         assert_eq!(at("b()()", 1, 4), "b(...) is not a function");
+        // A private name prints as a key (measured on reference@0.5.6).
+        assert_eq!(at("return o.#f()", 1, 12), "o[#f] is not a function");
+        assert_eq!(
+            at("return this.x.#f()", 1, 17),
+            "this.x[#f] is not a function"
+        );
         assert_eq!(at("x = [1, 2]\n(0).n()", 2, 1), "[1,2] is not a function");
         assert_eq!(
             at("x = { a: 1 }\n(0).n()", 2, 1),

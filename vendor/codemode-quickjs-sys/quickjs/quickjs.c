@@ -818,6 +818,10 @@ typedef struct JSVarScope {
     uint8_t is_await_using : 1; /* scope has await using declarations */
     int using_label_catch; /* label for catch handler (-1 if none) */
     int using_label_end;   /* label for end of disposal block (-1 if none) */
+    /* the scope of the private names of a class without a binding of its
+       own: where its definition pushes the name its brand checks give it
+       (its prototype's brand, its own), 0 if nowhere */
+    int class_name_pos[2];
 } JSVarScope;
 
 typedef enum {
@@ -1402,6 +1406,9 @@ static void js_disposable_stack_mark(JSRuntime *rt, JSValueConst val,
 #define HINT_NUMBER  1
 #define HINT_NONE    2
 #define HINT_FORCE_ORDINARY (1 << 4) // don't try Symbol.toPrimitive
+/* V8's default call site for a value that is not callable */
+static int check_function(JSContext *ctx, JSValueConst obj);
+
 static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint);
 static JSValue JS_ToStringFree(JSContext *ctx, JSValue val);
 static int JS_ToBoolFree(JSContext *ctx, JSValue val);
@@ -10216,7 +10223,7 @@ static int JS_DefinePrivateField(JSContext *ctx, JSValueConst obj,
     }
     prs = find_own_property(&pr, p, prop);
     if (prs) {
-        JS_ThrowTypeErrorAtom(ctx, "private class field '%s' already exists",
+        JS_ThrowTypeErrorAtom(ctx, "Cannot initialize %s twice on the same object",
                               prop);
         goto fail;
     }
@@ -10311,8 +10318,14 @@ static int JS_AddBrand(JSContext *ctx, JSValueConst obj, JSValueConst home_obj)
     p = JS_VALUE_GET_OBJ(home_obj);
     prs = find_own_property(&pr, p, JS_ATOM_Private_brand);
     if (!prs) {
-        /* if the brand is not present, add it */
-        brand = JS_NewSymbolFromAtom(ctx, JS_ATOM_brand, JS_ATOM_TYPE_PRIVATE);
+        /* if the brand is not present, add it. The class definition passes
+           the class's own binding name as 'obj' (a string): the brand is
+           described by it, as V8 names the class in the brand check's text */
+        if (JS_VALUE_GET_TAG(obj) == JS_TAG_STRING)
+            brand = JS_NewSymbolInternal(ctx, JS_VALUE_GET_STRING(js_dup(obj)),
+                                         JS_ATOM_TYPE_PRIVATE);
+        else
+            brand = JS_NewSymbolFromAtom(ctx, JS_ATOM_brand, JS_ATOM_TYPE_PRIVATE);
         if (JS_IsException(brand))
             return -1;
         pr = add_property(ctx, p, JS_ATOM_Private_brand, JS_PROP_C_W_E);
@@ -10335,8 +10348,9 @@ static int JS_AddBrand(JSContext *ctx, JSValueConst obj, JSValueConst home_obj)
         }
         prs = find_own_property(&pr, p1, brand_atom);
         if (unlikely(prs)) {
+            JS_ThrowTypeErrorAtom(ctx, "Cannot initialize private methods of class %s twice on the same object",
+                                  brand_atom);
             JS_FreeAtom(ctx, brand_atom);
-            JS_ThrowTypeError(ctx, "private method is already present");
             return -1;
         }
         pr = add_property(ctx, p1, brand_atom, JS_PROP_C_W_E);
@@ -10379,15 +10393,47 @@ static int JS_CheckBrand(JSContext *ctx, JSValue obj, JSValue func)
     if (unlikely(JS_VALUE_GET_TAG(brand) != JS_TAG_SYMBOL))
         goto not_obj;
 
-    /* get the brand array of 'obj' */
-    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)) {
-    not_obj:
-        JS_ThrowTypeErrorNotAnObject(ctx);
-        return -1;
-    }
+    /* get the brand array of 'obj'; a primitive has none (the caller
+       words the failed check as V8 does) */
+    if (unlikely(JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT))
+        return 0;
     p = JS_VALUE_GET_OBJ(obj);
     prs = find_own_property(&pr, p, js_symbol_to_atom(ctx, brand));
     return (prs != NULL);
+ not_obj:
+    JS_ThrowTypeErrorNotAnObject(ctx);
+    return -1;
+}
+
+/* V8's text for a receiver without the brand of the class of the private
+   method 'func': the class by its own binding name (the brand's
+   description), "class C" for a static method (its home object is the class
+   itself), "an instance of class C" otherwise; V8 reads an instance's brand
+   as a property, so undefined and null fail as a read of the brand, named
+   as the class */
+static void js_throw_brand_error(JSContext *ctx, JSValueConst obj,
+                                 JSValueConst func)
+{
+    JSObject *p, *home_obj;
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    char name[ATOM_GET_STR_BUF_SIZE];
+
+    p = JS_VALUE_GET_OBJ(func);
+    home_obj = p->u.func.home_object;
+    prs = find_own_property(&pr, home_obj, JS_ATOM_Private_brand);
+    if (!prs || JS_VALUE_GET_TAG(pr->u.value) != JS_TAG_SYMBOL) {
+        JS_ThrowTypeError(ctx, "invalid brand on object");
+        return;
+    }
+    JS_AtomGetStr(ctx, name, sizeof(name), js_symbol_to_atom(ctx, pr->u.value));
+    if (js_class_has_bytecode(home_obj->class_id))
+        JS_ThrowTypeError(ctx, "Receiver must be class %s", name);
+    else if (JS_IsUndefined(obj) || JS_IsNull(obj))
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                          JS_IsNull(obj) ? "null" : "undefined", name);
+    else
+        JS_ThrowTypeError(ctx, "Receiver must be an instance of class %s", name);
 }
 
 static uint32_t js_string_obj_get_length(JSContext *ctx, JSValueConst obj)
@@ -13149,8 +13195,6 @@ void *JS_GetAnyOpaque(JSValueConst obj, JSClassID *class_id)
     return p->u.opaque;
 }
 
-static int check_function(JSContext *ctx, JSValueConst obj);
-
 static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
 {
     int i;
@@ -13183,8 +13227,6 @@ static JSValue JS_ToPrimitiveFree(JSContext *ctx, JSValue val, int hint)
                 atom = JS_ATOM_default;
                 break;
             }
-            /* V8 calls it and names a value that is not callable as its
-               default call site does (`number 1 is not a function`) */
             if (check_function(ctx, method)) {
                 JS_FreeValue(ctx, method);
                 goto exception;
@@ -17521,7 +17563,28 @@ static __exception int js_operator_private_in(JSContext *ctx, JSValue *sp)
     op1 = sp[-2]; /* object */
     op2 = sp[-1]; /* field name or method function */
     if (JS_VALUE_GET_TAG(op1) != JS_TAG_OBJECT) {
-        JS_ThrowTypeError(ctx, "invalid 'in' operand");
+        /* V8's text names the private name: a field's symbol, a method's
+           own name */
+        char key[ATOM_GET_STR_BUF_SIZE], target[V8_VALUE_STR_BUF_SIZE];
+        JSValue name = JS_UNDEFINED;
+        key[0] = '\0';
+        if (JS_VALUE_GET_TAG(op2) == JS_TAG_SYMBOL) {
+            JS_AtomGetStr(ctx, key, sizeof(key), js_symbol_to_atom(ctx, op2));
+        } else if (JS_IsObject(op2)) {
+            name = JS_GetProperty(ctx, op2, JS_ATOM_name);
+            if (JS_IsException(name))
+                return -1;
+            if (JS_IsString(name)) {
+                const char *str = JS_ToCString(ctx, name);
+                if (str) {
+                    snprintf(key, sizeof(key), "%s", str);
+                    JS_FreeCString(ctx, str);
+                }
+            }
+            JS_FreeValue(ctx, name);
+        }
+        js_v8_value_str(ctx, target, sizeof(target), op1);
+        JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '%s' in %s", key, target);
         return -1;
     }
     if (JS_IsObject(op2)) {
@@ -18040,7 +18103,7 @@ static JSValue JS_GetIterator2(JSContext *ctx, JSValueConst obj,
         return enum_obj;
     if (!JS_IsObject(enum_obj)) {
         JS_FreeValue(ctx, enum_obj);
-        return JS_ThrowTypeErrorNotAnObject(ctx);
+        return JS_ThrowTypeError(ctx, "Result of the Symbol.iterator method is not an object");
     }
     return enum_obj;
 }
@@ -18093,6 +18156,30 @@ static JSValue js_v8_throw_not_async_iterable(JSContext *ctx, JSValueConst obj)
                              js_v8_default_call_site(ctx, buf, sizeof(buf), obj));
 }
 
+/* V8's text for a property of undefined or null read by a key not yet
+   converted (a compound assignment's target, `o[k] += 1`): the key as V8
+   renders it without side effects, none when it has no such rendering (an
+   object whose toString is not Object.prototype's, an array); reading
+   Symbol.iterator is V8's text for a value that is not iterable */
+static void js_v8_throw_nullish_key(JSContext *ctx, JSValueConst obj,
+                                    JSValueConst key)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    const char *nullish = JS_IsNull(obj) ? "null" : "undefined";
+
+    if (JS_VALUE_GET_TAG(key) == JS_TAG_SYMBOL &&
+        js_symbol_to_atom(ctx, key) == JS_ATOM_Symbol_iterator) {
+        js_v8_throw_not_iterable(ctx, obj);
+        return;
+    }
+    js_v8_value_str(ctx, buf, sizeof(buf), key);
+    if (JS_IsObject(key) && !strncmp(buf, "[object ", 8))
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s", nullish);
+    else
+        JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                          nullish, buf);
+}
+
 static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
 {
     JSValue method, ret, sync_iter;
@@ -18132,6 +18219,14 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
         return js_v8_throw_not_iterable(ctx, obj);
+    }
+    if (is_async) {
+        ret = JS_CallFree(ctx, method, obj, 0, NULL);
+        if (!JS_IsException(ret) && !JS_IsObject(ret)) {
+            JS_FreeValue(ctx, ret);
+            return JS_ThrowTypeError(ctx, "Result of the Symbol.asyncIterator method is not an object");
+        }
+        return ret;
     }
     ret = JS_GetIterator2(ctx, obj, method);
     JS_FreeValue(ctx, method);
@@ -18244,7 +18339,9 @@ static int JS_IteratorClose(JSContext *ctx, JSValueConst enum_obj,
         if (JS_IsException(ret)) {
             res = -1;
         } else if (!JS_IsObject(ret)) {
-            JS_ThrowTypeErrorNotAnObject(ctx);
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            JS_ThrowTypeError(ctx, "Iterator result %s is not an object",
+                              js_v8_value_str(ctx, buf, sizeof(buf), ret));
             res = -1;
         }
     }
@@ -18338,7 +18435,7 @@ static __exception int js_op_using_check(JSContext *ctx, JSValueConst val,
     if (JS_IsNull(val) || JS_IsUndefined(val))
         return 0;
     if (!JS_IsObject(val)) {
-        JS_ThrowTypeErrorNotAnObject(ctx);
+        JS_ThrowTypeError(ctx, "An object is expected with `using` declarations");
         return -1;
     }
     if (hint == 1) {
@@ -18357,13 +18454,12 @@ static __exception int js_op_using_check(JSContext *ctx, JSValueConst val,
         if (JS_IsException(method))
             return -1;
     }
-    if (JS_IsUndefined(method) || JS_IsNull(method)) {
-        JS_ThrowTypeError(ctx, "value is not disposable");
-        return -1;
-    }
+    /* V8 names the method it called */
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
-        JS_ThrowTypeError(ctx, "dispose method is not a function");
+        JS_ThrowTypeError(ctx, "%s is not a function",
+                          hint == 1 && !is_sync_fallback ?
+                          "Symbol(Symbol.asyncDispose)" : "Symbol(Symbol.dispose)");
         return -1;
     }
     if (is_sync_fallback) {
@@ -18894,7 +18990,9 @@ static int js_op_define_class(JSContext *ctx, JSValue *sp,
             if (JS_IsException(parent_proto))
                 goto fail;
             if (!JS_IsNull(parent_proto) && !JS_IsObject(parent_proto)) {
-                JS_ThrowTypeError(ctx, "parent prototype must be an object or null");
+                char buf[V8_VALUE_STR_BUF_SIZE];
+                JS_ThrowTypeError(ctx, "Class extends value does not have valid prototype property %s",
+                                  js_v8_value_str(ctx, buf, sizeof(buf), parent_proto));
                 goto fail;
             }
         }
@@ -19823,7 +19921,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
             /* return true if 'this' should be returned */
             if (!JS_IsObject(sp[-1])) {
                 if (!JS_IsUndefined(sp[-1])) {
-                    JS_ThrowTypeError(caller_ctx, "derived class constructor must return an object or undefined");
+                    JS_ThrowTypeError(caller_ctx, "Derived constructors may only return object or undefined");
                     goto exception;
                 }
                 sp[0] = JS_TRUE;
@@ -19874,7 +19972,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 if (ret < 0)
                     goto exception;
                 if (!ret) {
-                    JS_ThrowTypeError(ctx, "invalid brand on object");
+                    js_throw_brand_error(ctx, sp[-2], sp[-1]);
                     goto exception;
                 }
             }
@@ -19897,6 +19995,9 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
 #define JS_THROW_VAR_UNINITIALIZED  2
 #define JS_THROW_ERROR_DELETE_SUPER   3
 #define JS_THROW_ERROR_ITERATOR_THROW 4
+#define JS_THROW_ERROR_PRIVATE_METHOD_RO  5
+#define JS_THROW_ERROR_PRIVATE_NO_SETTER  6
+#define JS_THROW_ERROR_PRIVATE_NO_GETTER  7
             {
                 JSAtom atom;
                 int type;
@@ -19913,10 +20014,19 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                     JS_ThrowReferenceErrorUninitialized(ctx, atom);
                 else
                 if (type == JS_THROW_ERROR_DELETE_SUPER)
-                    JS_ThrowReferenceError(ctx, "unsupported reference to 'super'");
+                    JS_ThrowReferenceError(ctx, "Unsupported reference to 'super'");
                 else
                 if (type == JS_THROW_ERROR_ITERATOR_THROW)
                     JS_ThrowTypeError(ctx, "iterator does not have a throw method");
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_METHOD_RO)
+                    JS_ThrowTypeErrorAtom(ctx, "Private method '%s' is not writable", atom);
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_NO_SETTER)
+                    JS_ThrowTypeErrorAtom(ctx, "'%s' was defined without a setter", atom);
+                else
+                if (type == JS_THROW_ERROR_PRIVATE_NO_GETTER)
+                    JS_ThrowTypeErrorAtom(ctx, "'%s' was defined without a getter", atom);
                 else
                     JS_ThrowInternalError(ctx, "invalid throw var type %d", type);
             }
@@ -20252,7 +20362,11 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 idx = get_u16(pc);
                 pc += 2;
                 if (unlikely(!JS_IsUninitialized(*var_refs[idx]->pvalue))) {
-                    JS_ThrowReferenceErrorUninitialized2(ctx, b, idx, true);
+                    /* super() called again from an arrow function */
+                    if (b->closure_var[idx].var_name == JS_ATOM_this)
+                        JS_ThrowReferenceError(ctx, "Super constructor may only be called once");
+                    else
+                        JS_ThrowReferenceErrorUninitialized2(ctx, b, idx, true);
                     goto exception;
                 }
                 set_value(ctx, var_refs[idx]->pvalue, sp[-1]);
@@ -20302,7 +20416,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 pc += 2;
                 if (unlikely(!JS_IsUninitialized(var_buf[idx]))) {
                     JS_ThrowReferenceError(caller_ctx,
-                                           "'this' can be initialized only once");
+                                           "Super constructor may only be called once");
                     goto exception;
                 }
                 set_value(ctx, &var_buf[idx], sp[-1]);
@@ -21016,6 +21130,13 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 op_flags = *pc++;
 
                 obj = sp[-2 - is_computed];
+                if (unlikely(is_computed && atom == JS_ATOM_prototype &&
+                             JS_IsFunction(ctx, obj))) {
+                    /* a class's static method with a computed name */
+                    JS_FreeAtom(ctx, atom);
+                    JS_ThrowTypeError(ctx, "Classes may not have a static property named 'prototype'");
+                    goto exception;
+                }
                 flags = JS_PROP_HAS_CONFIGURABLE | JS_PROP_CONFIGURABLE |
                     JS_PROP_HAS_ENUMERABLE | JS_PROP_THROW;
                 if (op_flags & OP_DEFINE_METHOD_ENUMERABLE)
@@ -21277,6 +21398,14 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_define_array_el):
             {
                 int ret;
+                if (unlikely(JS_IsFunction(ctx, sp[-3]) &&
+                             JS_VALUE_GET_TAG(sp[-2]) == JS_TAG_STRING &&
+                             js_string_eq(JS_VALUE_GET_STRING(sp[-2]),
+                                          ctx->rt->atom_array[JS_ATOM_prototype]))) {
+                    /* a class's static field with a computed name */
+                    JS_ThrowTypeError(ctx, "Classes may not have a static property named 'prototype'");
+                    goto exception;
+                }
                 ret = JS_DefinePropertyValueValue(ctx, sp[-3], js_dup(sp[-2]), sp[-1],
                                                   JS_PROP_C_W_E | JS_PROP_THROW);
                 sp -= 1;
@@ -21947,7 +22076,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_to_propkey2):
             /* must be tested first */
             if (unlikely(JS_IsUndefined(sp[-2]) || JS_IsNull(sp[-2]))) {
-                JS_ThrowTypeError(ctx, "value has no property");
+                js_v8_throw_nullish_key(ctx, sp[-2], sp[-1]);
                 goto exception;
             }
             switch (JS_VALUE_GET_TAG(sp[-1])) {
@@ -25761,6 +25890,8 @@ static int push_scope(JSParseState *s) {
         fd->scopes[scope].is_await_using = 0;
         fd->scopes[scope].using_label_catch = -1;
         fd->scopes[scope].using_label_end = -1;
+        fd->scopes[scope].class_name_pos[0] = 0;
+        fd->scopes[scope].class_name_pos[1] = 0;
         emit_op(s, OP_enter_scope);
         emit_u16(s, scope);
         return fd->scope_level = scope;
@@ -26811,6 +26942,59 @@ static void emit_class_field_init(JSParseState *s)
 }
 
 /* build a private setter function name from the private getter name */
+/* push the name V8 gives a class in the texts of its brand checks (brand
+   'i': 0 its prototype's, 1 its own): its own binding name; for a class
+   without one (the name a class expression infers from its context is not
+   it), "anonymous", which becomes "." once one of its static private methods
+   or accessors is referenced (V8 then declares the class a binding of that
+   name, js_name_anonymous_class) */
+static int emit_class_brand_name(JSParseState *s, JSAtom class_name, int i)
+{
+    JSFunctionDef *fd = s->cur_func;
+    JSAtom name;
+
+    if (class_name != JS_ATOM_NULL) {
+        name = JS_DupAtom(s->ctx, class_name);
+    } else {
+        name = JS_NewAtom(s->ctx, "anonymous");
+        if (name == JS_ATOM_NULL)
+            return -1;
+    }
+    emit_op(s, OP_push_atom_value);
+    if (class_name == JS_ATOM_NULL)
+        fd->scopes[fd->scope_level].class_name_pos[i] = fd->byte_code.size;
+    emit_atom(s, name);
+    JS_FreeAtom(s->ctx, name);
+    return 0;
+}
+
+/* a static private method or accessor declared in the private scope
+   'scope_level' of 'fd' is referenced: a class without a binding of its own
+   is named "." in its brand checks from then on */
+static int js_name_anonymous_class(JSContext *ctx, JSFunctionDef *fd,
+                                   int scope_level)
+{
+    JSVarScope *sc = &fd->scopes[scope_level];
+    JSAtom name = JS_ATOM_NULL;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        int pos = sc->class_name_pos[i];
+        if (!pos)
+            continue;
+        if (name == JS_ATOM_NULL) {
+            name = JS_NewAtom(ctx, ".");
+            if (name == JS_ATOM_NULL)
+                return -1;
+        }
+        JS_FreeAtom(ctx, get_u32(fd->byte_code.buf + pos));
+        put_u32(fd->byte_code.buf + pos, JS_DupAtom(ctx, name));
+        sc->class_name_pos[i] = 0;
+    }
+    JS_FreeAtom(ctx, name);
+    return 0;
+}
+
 static JSAtom get_private_setter_name(JSContext *ctx, JSAtom name)
 {
     return js_atom_concat_str(ctx, name, "<set>");
@@ -27382,9 +27566,11 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
         int var_idx;
 
         if (cf->need_brand) {
-            /* add a private brand to the prototype */
+            /* add a private brand to the prototype, described by the
+               class's own binding name */
             emit_op(s, OP_dup);
-            emit_op(s, OP_null);
+            if (emit_class_brand_name(s, class_name, 0))
+                goto fail;
             emit_op(s, OP_swap);
             emit_op(s, OP_add_brand);
 
@@ -27418,7 +27604,13 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
     emit_op(s, OP_drop);
 
     if (class_fields[1].need_brand) {
-        /* add a private brand to the class */
+        /* add a private brand to the class, described by the class's own
+           binding name, then add it to the class itself */
+        emit_op(s, OP_dup);
+        if (emit_class_brand_name(s, class_name, 1))
+            goto fail;
+        emit_op(s, OP_swap);
+        emit_op(s, OP_add_brand);
         emit_op(s, OP_dup);
         emit_op(s, OP_dup);
         emit_op(s, OP_add_brand);
@@ -36112,6 +36304,10 @@ static int resolve_scope_private_field1(JSContext *ctx,
         idx = find_private_class_field_all(ctx, fd, var_name, scope_level);
         if (idx >= 0) {
             var_kind = fd->vars[idx].var_kind;
+            if (fd->vars[idx].is_static_private &&
+                var_kind != JS_VAR_PRIVATE_FIELD &&
+                js_name_anonymous_class(ctx, fd, fd->vars[idx].scope_level))
+                return -1;
             if (is_ref) {
                 capture_var(fd, &fd->vars[idx]);
                 idx = get_closure_var(ctx, s, fd, JS_CLOSURE_LOCAL, idx, var_name,
@@ -36199,10 +36395,24 @@ static int resolve_scope_private_field(JSContext *ctx, JSFunctionDef *s,
             dbuf_put_u16(bc, 0);
             break;
         case JS_VAR_PRIVATE_SETTER:
-            /* XXX: add clearer error message */
+            /* V8 checks the receiver's brand with the setter, then
+               refuses the read */
+            {
+                JSAtom setter_name = get_private_setter_name(ctx, var_name);
+                if (setter_name == JS_ATOM_NULL)
+                    return -1;
+                idx = resolve_scope_private_field1(ctx, &is_ref,
+                                                   &var_kind, s,
+                                                   setter_name, scope_level);
+                JS_FreeAtom(ctx, setter_name);
+                if (idx < 0)
+                    return -1;
+                get_loc_or_ref(bc, is_ref, idx);
+                dbuf_putc(bc, OP_check_brand);
+            }
             dbuf_putc(bc, OP_throw_error);
             dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-            dbuf_putc(bc, JS_THROW_VAR_RO);
+            dbuf_putc(bc, JS_THROW_ERROR_PRIVATE_NO_GETTER);
             break;
         default:
             abort();
@@ -36216,10 +36426,15 @@ static int resolve_scope_private_field(JSContext *ctx, JSFunctionDef *s,
             break;
         case JS_VAR_PRIVATE_METHOD:
         case JS_VAR_PRIVATE_GETTER:
-            /* XXX: add clearer error message */
+            /* V8 checks the receiver's brand, then refuses the write */
+            dbuf_putc(bc, OP_drop);
+            get_loc_or_ref(bc, is_ref, idx);
+            dbuf_putc(bc, OP_check_brand);
             dbuf_putc(bc, OP_throw_error);
             dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-            dbuf_putc(bc, JS_THROW_VAR_RO);
+            dbuf_putc(bc, var_kind == JS_VAR_PRIVATE_METHOD ?
+                      JS_THROW_ERROR_PRIVATE_METHOD_RO :
+                      JS_THROW_ERROR_PRIVATE_NO_SETTER);
             break;
         case JS_VAR_PRIVATE_SETTER:
         case JS_VAR_PRIVATE_GETTER_SETTER:
