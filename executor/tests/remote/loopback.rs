@@ -60,7 +60,7 @@ impl Daemon {
 
     async fn serving(
         address: SocketAddr,
-        isolate: IsolateExecutor,
+        isolate: impl Executor + 'static,
         options: ServerOptions,
     ) -> Daemon {
         let listener = tokio::net::TcpListener::bind(address).await.unwrap();
@@ -982,7 +982,10 @@ async fn stats_until(daemon: &Daemon, what: &str, condition: impl Fn(&ServerStat
 /// the next honest run answers at once instead of after 25 s of abandoned work.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runs_of_a_connection_that_went_away_stop_and_free_the_workers() {
-    let daemon = Daemon::start(quiet()).await;
+    // The daemon's own counts call a run running once admitted within its running bound; the
+    // pool's say when a worker has taken it, which is what makes a cancellation a running one.
+    let isolate = Arc::new(isolate());
+    let daemon = Daemon::serving("127.0.0.1:0".parse().unwrap(), isolate.clone(), quiet()).await;
     let url = daemon.url();
     let mut sockets = Vec::new();
     for _ in 0..10 {
@@ -992,6 +995,7 @@ async fn runs_of_a_connection_that_went_away_stop_and_free_the_workers() {
         s.executions_running == 2 && s.executions_queued == 8
     })
     .await;
+    until("both workers spinning", || isolate.occupancy().running == 2).await;
     for (index, mut socket) in sockets.into_iter().enumerate() {
         if index % 2 == 0 {
             let _ = socket.close(None).await;

@@ -259,8 +259,8 @@ async fn the_message_mode_compares_every_recorded_text_and_writes_the_difference
     assert_eq!(
         shapes,
         [(
-            "TypeError: object.constructor[Symbol.species] is not a constructor",
-            "TypeError: a.map is not a function",
+            "TypeError: '<v>' returned for property '<v>' of object '<v>' is not a function",
+            "TypeError: number <v> is not a function",
             vec!["built-ins/Messages/differ.js"]
         )]
     );
