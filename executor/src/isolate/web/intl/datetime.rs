@@ -797,23 +797,19 @@ impl DateFormatter {
         }
         let zoned: ZonedDateTime<Iso, _> = ZonedDateTime { date, time, zone };
         let mut parts = Parts::of(&self.formatter.format(&zoned)).pieces(Nesting::Outer);
-        if let Some((names, pattern)) = &self.narrow_weekday {
+        for (narrow, kind) in [
+            (&self.narrow_weekday, "weekday"),
+            (&self.narrow_month, "month"),
+        ] {
+            let Some((names, pattern)) = narrow else {
+                continue;
+            };
             let mut name = String::new();
             let _ = names
                 .with_pattern_unchecked(pattern)
                 .format(&zoned.date.to_calendar(Gregorian))
                 .try_write_to(&mut name);
-            for piece in parts.iter_mut().filter(|p| p.0 == "weekday") {
-                piece.1 = name.clone();
-            }
-        }
-        if let Some((names, pattern)) = &self.narrow_month {
-            let mut name = String::new();
-            let _ = names
-                .with_pattern_unchecked(pattern)
-                .format(&zoned.date.to_calendar(Gregorian))
-                .try_write_to(&mut name);
-            for piece in parts.iter_mut().filter(|p| p.0 == "month") {
+            for piece in parts.iter_mut().filter(|p| p.0 == kind) {
                 piece.1 = name.clone();
             }
         }
