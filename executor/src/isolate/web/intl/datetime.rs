@@ -72,17 +72,11 @@ pub(crate) struct DateFormatter {
     /// The narrow weekday names and the pattern `EEEEE`, for `weekday: "narrow"`: ICU4X's
     /// field sets print the short name there (`Fr` where V8 prints `F`).
     #[qjs(skip_trace)]
-    narrow_weekday: Option<(
-        FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
-        DateTimePattern,
-    )>,
+    narrow_weekday: Option<NarrowNames>,
     /// The narrow month names and the pattern (`LLLLL` alone, `MMMMM` in a date), for
     /// `month: "narrow"` in the Gregorian calendar: ICU4X's field sets print the long name.
     #[qjs(skip_trace)]
-    narrow_month: Option<(
-        FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
-        DateTimePattern,
-    )>,
+    narrow_month: Option<NarrowNames>,
     /// The year in two digits (`year: "2-digit"`, or a short date style whose pattern has
     /// `yy`): ICU4X writes the whole year outside the century around now (`01.01.1900`
     /// where V8 writes `01.01.00`).
@@ -410,6 +404,26 @@ fn split_date_time(
     Ok(Some((date, (time, glue))))
 }
 
+/// Narrow names ICU4X's field sets do not print, and the pattern that prints them alone.
+type NarrowNames = (
+    FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
+    DateTimePattern,
+);
+
+/// The locale's names that `include` loads, with `pattern` (`EEEEE`, `LLLLL`, `MMMMM`).
+fn narrow_names(
+    locale: &Locale,
+    pattern: &str,
+    include: impl FnOnce(
+        &mut FixedCalendarDateTimeNames<Gregorian, DateFieldSet>,
+    ) -> Result<(), icu::datetime::pattern::PatternLoadError>,
+) -> rquickjs::Result<NarrowNames> {
+    let mut names = FixedCalendarDateTimeNames::<Gregorian, DateFieldSet>::try_new(locale.into())
+        .map_err(failure)?;
+    include(&mut names).map_err(failure)?;
+    Ok((names, pattern.parse().map_err(failure)?))
+}
+
 /// Whether `formatter` writes 2024 in two digits (a short date style's `yy`).
 fn short_year(formatter: &DateTimeFormatter<CompositeFieldSet>) -> rquickjs::Result<bool> {
     let date = Date::try_new_iso(2024, 1, 5).map_err(failure)?;
@@ -555,7 +569,8 @@ impl DateFormatter {
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
         let locale = super::formatting_locale(locale);
-        let styled = text(o, "dateStyle")?.is_some() || text(o, "timeStyle")?.is_some();
+        let has = |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.is_some()) };
+        let styled = has("dateStyle")? || has("timeStyle")?;
         let alone = !styled
             && [
                 "weekday", "era", "year", "month", "day", "hour", "minute", "second",
@@ -575,13 +590,10 @@ impl DateFormatter {
         // the locale's date-time glue (`14. Feb. 2009, GMT+6`, `2024年6月16日 GMT+9`), where
         // ICU4X's date-zone patterns differ (a numeric date, the zone first).
         let zone_apart = !styled
-            && text(o, "timeZoneName")?.is_some()
-            && ["hour", "minute", "second"]
-                .iter()
-                .map(|k| text(o, k))
-                .collect::<rquickjs::Result<Vec<_>>>()?
-                .iter()
-                .all(Option::is_none)
+            && has("timeZoneName")?
+            && !has("hour")?
+            && !has("minute")?
+            && !has("second")?
             && o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_none()
             && fields_have_date(o)?;
         let fields = if day_period.is_some() {
@@ -612,34 +624,25 @@ impl DateFormatter {
             || (text(o, "dateStyle")?.as_deref() == Some("short") && short_year(&formatter)?);
         let gregorian = text(o, "calendar")?.is_none_or(|c| c == "gregory");
         let narrow_month = if gregorian && text(o, "month")?.as_deref() == Some("narrow") {
-            let alone = text(o, "year")?.is_none() && text(o, "day")?.is_none();
-            let mut names =
-                FixedCalendarDateTimeNames::<Gregorian, DateFieldSet>::try_new((&locale).into())
-                    .map_err(failure)?;
-            names
-                .include_month_names(if alone {
-                    MonthNameLength::StandaloneNarrow
-                } else {
-                    MonthNameLength::Narrow
-                })
-                .map_err(failure)?;
-            let pattern: DateTimePattern = if alone { "LLLLL" } else { "MMMMM" }
-                .parse()
-                .map_err(failure)?;
-            Some((names, pattern))
+            let alone = !has("year")? && !has("day")?;
+            let (length, pattern) = if alone {
+                (MonthNameLength::StandaloneNarrow, "LLLLL")
+            } else {
+                (MonthNameLength::Narrow, "MMMMM")
+            };
+            Some(narrow_names(&locale, pattern, |names| {
+                names.include_month_names(length).map(|_| ())
+            })?)
         } else {
             None
         };
         let weekday = weekday_formatter(&locale, o)?;
         let narrow_weekday = if text(o, "weekday")?.as_deref() == Some("narrow") {
-            let mut names =
-                FixedCalendarDateTimeNames::<Gregorian, DateFieldSet>::try_new((&locale).into())
-                    .map_err(failure)?;
-            names
-                .include_weekday_names(WeekdayNameLength::Narrow)
-                .map_err(failure)?;
-            let pattern: DateTimePattern = "EEEEE".parse().map_err(failure)?;
-            Some((names, pattern))
+            Some(narrow_names(&locale, "EEEEE", |names| {
+                names
+                    .include_weekday_names(WeekdayNameLength::Narrow)
+                    .map(|_| ())
+            })?)
         } else {
             None
         };
@@ -656,7 +659,6 @@ impl DateFormatter {
                 }
             }
         }
-        let has = |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.is_some()) };
         let weekday_time = !styled
             && has("weekday")?
             && !has("year")?
