@@ -57,6 +57,8 @@
   const waitable = (typedArray) => {
     const tag = typedTag.call(typedArray);
     if (tag !== "Int32Array" && tag !== "BigInt64Array") {
+      // The engine's own notify refuses the value first, with the value as V8 renders it.
+      engineNotify(typedArray, 0, 0);
       throw new TypeError(`${rendered(typedArray)} is not an int32 or BigInt64 typed array.`);
     }
     return tag;
@@ -76,7 +78,9 @@
     }
     return asIntN(64, value);
   };
-  const waitAsync = function waitAsync(typedArray, index, value, timeout) {
+  // Method definitions, as V8's built-ins are: no `prototype`, not constructors.
+  const { waitAsync, notify } = {
+  waitAsync(typedArray, index, value, timeout) {
     const tag = waitable(typedArray);
     const buffer = typedBuffer.call(typedArray);
     if (!isShared(buffer)) throw new TypeError(`${rendered(typedArray)} is not a shared typed array.`);
@@ -103,8 +107,8 @@
       }
     });
     return { async: true, value: promise };
-  };
-  const notify = function notify(typedArray, index, count) {
+  },
+  notify(typedArray, index, count) {
     const tag = waitable(typedArray);
     const i = toIndex(typedArray, index);
     let c = Infinity;
@@ -122,6 +126,7 @@
       woken += 1;
     }
     return woken;
+  },
   };
   for (const fn of [waitAsync, notify]) {
     Object.defineProperty(Atomics, fn.name, { value: fn, writable: true, configurable: true, enumerable: false });

@@ -20,9 +20,19 @@ pub(super) struct SourcePosition<'a> {
 pub(super) fn needs_position(message: &str) -> bool {
     message == "not a function"
         || message == "not a constructor"
+        || named_not_constructor(message).is_some()
         || message.ends_with(NOT_ITERABLE_DEFAULT)
         || message.ends_with(NOT_ASYNC_ITERABLE)
         || message.starts_with("Cannot destructure '")
+}
+
+/// The function a `NAME is not a constructor` names: the engine's text for a function of its
+/// own bytecode that is no constructor (an arrow, a method, a built-in written in JavaScript
+/// such as `Iterator.zip`), named by the function's own name where V8 names the call site.
+fn named_not_constructor(message: &str) -> Option<&str> {
+    message
+        .strip_suffix(" is not a constructor")
+        .filter(|name| is_identifier(name))
 }
 
 /// The tail of V8's not-iterable text where it cannot render the expression (the engine
@@ -97,6 +107,20 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
                     "Cannot destructure property '{property}' of '{source}' as it is {nullish}."
                 ),
             })
+            .unwrap_or_else(|| message.to_string());
+    }
+    if let Some(name) = named_not_constructor(message) {
+        // `new Iterator.zip()`: V8 names the member as written, the engine the function; the
+        // call site is taken only when it ends with that name.
+        return position
+            .and_then(|p| callee_at(p.source, p.line, p.column))
+            .filter(|(callee, _)| {
+                callee == name
+                    || callee
+                        .strip_suffix(name)
+                        .is_some_and(|head| head.ends_with('.'))
+            })
+            .map(|(callee, _)| format!("{callee} is not a constructor"))
             .unwrap_or_else(|| message.to_string());
     }
     if message == "not a function" || message == "not a constructor" {
@@ -557,11 +581,19 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
         None => {
             let line_bytes = text.as_bytes();
             let column = start - line_start;
-            line_start
-                + open_paren_after(line_bytes, column)
-                    .or_else(|| enclosing_call(line_bytes, column))?
+            match open_paren_after(line_bytes, column)
+                .or_else(|| enclosing_call(line_bytes, column))
+            {
+                Some(open) => line_start + open,
+                // `new FACTORY;`: a construction without arguments.
+                None => return constructed_without_arguments(text, column),
+            }
         }
     };
+    // `new class extends Iterator {}.map()`: V8 prints the class as a value it does not name.
+    if let Some(member) = class_expression_member(&source[line_start..open]) {
+        return Some((format!("(intermediate value){member}"), true));
+    }
     let begin = chain_start(bytes, open)?;
     let callee_text = source[begin..open].trim();
     if callee_text.is_empty() {
@@ -579,6 +611,63 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
         return Some((format!("(intermediate value){}", &callee[at + 5..]), false));
     }
     Some((callee, constructed))
+}
+
+/// The callee of a `new` without an argument list (`new Function.prototype.apply;`) on a line
+/// of source: the member chain after the `new` nearest before `column` (or the first one), when
+/// nothing but the end of the expression follows it.
+fn constructed_without_arguments(text: &str, column: usize) -> Option<(String, bool)> {
+    let bytes = text.as_bytes();
+    let starts: Vec<usize> = text
+        .match_indices("new ")
+        .map(|(at, _)| at)
+        .filter(|&at| at == 0 || !is_chain_byte(bytes[at - 1]))
+        .collect();
+    let at = starts
+        .iter()
+        .rev()
+        .find(|&&at| at <= column)
+        .or_else(|| starts.first())
+        .copied()?;
+    let begin = at + 4;
+    let end = begin
+        + bytes[begin..]
+            .iter()
+            .position(|&b| !is_chain_byte(b))
+            .unwrap_or(bytes.len() - begin);
+    let after = text[end..].trim_start();
+    let ends = after.is_empty() || after.starts_with([';', ')', '}', ',']);
+    let chain = &text[begin..end];
+    if chain.is_empty() || !ends {
+        return None;
+    }
+    Some((call_site::render(chain)?, true))
+}
+
+/// The member after a class expression that `new` takes (`new class extends I {}.map`): the
+/// text before a call's `(` when it is `new class ... {...}` and a member chain.
+fn class_expression_member(head: &str) -> Option<&str> {
+    let at = head.rfind("new class")?;
+    let body = at + head[at..].find('{')?;
+    let bytes = head.as_bytes();
+    let mut depth = 0;
+    let mut close = None;
+    for (i, &b) in bytes.iter().enumerate().skip(body) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let member = head[close? + 1..].trim_end();
+    (member.starts_with('.') && member.bytes().all(is_chain_byte) && member.len() > 1)
+        .then_some(member)
 }
 
 /// Where the member chain ending at `end` begins, walking back over names, dots, `?.`,

@@ -1,8 +1,13 @@
 ;(function(IteratorHelper, InternalError, TypeError, call,
-           hasOwnEnumProperty, getOwnPropertyKeys, Symbol·iterator) {
+           hasOwnEnumProperty, getOwnPropertyKeys, Symbol·iterator, render) {
+    // V8's texts: `options called on non-object`, `null is not iterable`
     function check(v, s) {
         if (typeof v === "object" && v !== null) return
         throw new TypeError(s)
+    }
+    function flattenable(v) {
+        if (typeof v === "object" && v !== null) return
+        throw new TypeError(render(v, 0) + " is not iterable")
     }
     function close(iter) {
         try {
@@ -24,17 +29,17 @@
         return ex
     }
     return function zipKeyed(iterables, options = undefined) {
-        check(iterables, "bad iterables")
+        check(iterables, "Iterator.zipKeyed called on non-object")
         if (options === undefined) options = {__proto__: null}
-        else check(options, "bad options")
+        else check(options, "options called on non-object")
         let mode = options.mode
         if (mode === undefined) mode = "shortest"
         if (!(mode === "strict" || mode === "longest" || mode === "shortest"))
-            throw new TypeError("bad mode")
+            throw new TypeError("Iterator.zipKeyed mode must be 'shortest', 'longest', or 'strict'")
         let padding = undefined
         if (mode === "longest") {
             padding = options.padding
-            if (padding !== undefined) check(padding, "bad padding")
+            if (padding !== undefined) check(padding, "padding called on non-object")
         }
         let keys = []
         let count = 0
@@ -57,7 +62,7 @@
                 if (hasOwnEnumProperty(iterables, key)) {
                     let iter = iterables[key]
                     if (iter !== undefined) {
-                        check(iter, "bad iterator")
+                        flattenable(iter)
                         let method = iter[Symbol·iterator]
                         if (method) iter = call(iter, method) // iterable -> iterator
                         iters[i] = iter
@@ -100,7 +105,7 @@
                     state = 2 // execute
                     break
                 case 2: // execute
-                    throw new TypeError("running zipper")
+                    throw new TypeError("Generator is already running")
                 case 3: // complete
                     return {value:undefined, done:true}
                 default:
@@ -131,7 +136,7 @@
                     if (!result.done) {
                         if (mode === "strict" && dones > 0) {
                             closeall(iters, count)
-                            throw new TypeError("mismatched inputs")
+                            throw new TypeError("Iterators passed to Iterator.zipKeyed in 'strict' mode must have the same length")
                         }
                         results[key] = result.value
                         values++
@@ -156,7 +161,7 @@
                     case "strict":
                         if (values > 0) {
                             closeall(iters, count)
-                            throw new TypeError("mismatched inputs")
+                            throw new TypeError("Iterators passed to Iterator.zipKeyed in 'strict' mode must have the same length")
                         }
                         break
                     }
@@ -177,7 +182,7 @@
                     state = 2 // execute
                     break
                 case 2: // execute
-                    throw new TypeError("running zipper")
+                    throw new TypeError("Generator is already running")
                 case 3: // complete
                     return {value:undefined, done:true}
                 default:

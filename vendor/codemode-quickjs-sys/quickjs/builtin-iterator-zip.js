@@ -1,7 +1,12 @@
-;(function(IteratorHelper, InternalError, TypeError, call, Symbol·iterator) {
+;(function(IteratorHelper, InternalError, TypeError, call, Symbol·iterator, render) {
+    // V8's texts: `options called on non-object`, `null is not iterable`
     function check(v, s) {
         if (typeof v === "object" && v !== null) return
         throw new TypeError(s)
+    }
+    function flattenable(v) {
+        if (typeof v === "object" && v !== null) return
+        throw new TypeError(render(v, 0) + " is not iterable")
     }
     function close(iter) {
         try {
@@ -22,25 +27,32 @@
         }
         return ex
     }
+    // V8's GetIterator names the value by its default call site
+    function getiterator(v) {
+        let method = v[Symbol·iterator]
+        if (method === undefined || method === null)
+            throw new TypeError(render(v, 1) + " is not iterable (cannot read property Symbol(Symbol.iterator))")
+        return call(v, method)
+    }
     return function zip(iterables, options = undefined) {
-        check(iterables, "bad iterables")
+        check(iterables, "Iterator.zip called on non-object")
         if (options === undefined) options = {__proto__: null}
-        else check(options, "bad options")
+        else check(options, "options called on non-object")
         let mode = options.mode
         if (mode === undefined) mode = "shortest"
         if (!(mode === "strict" || mode === "longest" || mode === "shortest"))
-            throw new TypeError("bad mode")
+            throw new TypeError("Iterator.zip mode must be 'shortest', 'longest', or 'strict'")
         let padding = undefined
         if (mode === "longest") {
             padding = options.padding
-            if (padding !== undefined) check(padding, "bad padding")
+            if (padding !== undefined) check(padding, "padding called on non-object")
         }
         let pads = []
         let iters = []
         let nexts = []
         let count = 0
         let paddingiter = undefined
-        let iterablesiter = iterables[Symbol·iterator]()
+        let iterablesiter = getiterator(iterables)
         try {
             let next = iterablesiter.next
             for (;;) {
@@ -56,7 +68,7 @@
                 // access is observable and matters
                 if (item.done) break
                 let iter = item.value
-                check(iter, "bad iterator")
+                flattenable(iter)
                 let method = iter[Symbol·iterator]
                 if (method) iter = call(iter, method) // iterable -> iterator
                 iters[count] = iter
@@ -65,7 +77,7 @@
             }
             iterablesiter = undefined
             if (padding) {
-                paddingiter = padding[Symbol·iterator]()
+                paddingiter = getiterator(padding)
                 let next = paddingiter.next
                 let i = 0
                 let done = false
@@ -117,7 +129,7 @@
                     state = 2 // execute
                     break
                 case 2: // execute
-                    throw new TypeError("running zipper")
+                    throw new TypeError("Generator is already running")
                 case 3: // complete
                     return {value:undefined, done:true}
                 default:
@@ -147,7 +159,7 @@
                     if (!result.done) {
                         if (mode === "strict" && dones > 0) {
                             closeall(iters, count)
-                            throw new TypeError("mismatched inputs")
+                            throw new TypeError("Iterators passed to Iterator.zip in 'strict' mode must have the same length")
                         }
                         results[i] = result.value
                         values++
@@ -172,7 +184,7 @@
                     case "strict":
                         if (values > 0) {
                             closeall(iters, count)
-                            throw new TypeError("mismatched inputs")
+                            throw new TypeError("Iterators passed to Iterator.zip in 'strict' mode must have the same length")
                         }
                         break
                     }
@@ -193,7 +205,7 @@
                     state = 2 // execute
                     break
                 case 2: // execute
-                    throw new TypeError("running zipper")
+                    throw new TypeError("Generator is already running")
                 case 3: // complete
                     return {value:undefined, done:true}
                 default:

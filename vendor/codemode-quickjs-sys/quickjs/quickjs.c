@@ -8922,6 +8922,16 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
     JSString *str;
 
     p = JS_VALUE_GET_OBJ(val);
+    /* V8 renders a proxy as its innermost target (a revoked one's is null) */
+    while (p->class_id == JS_CLASS_PROXY) {
+        if (p->u.proxy_data->is_revoked ||
+            JS_VALUE_GET_TAG(p->u.proxy_data->target) != JS_TAG_OBJECT) {
+            snprintf(buf, buf_size, "null");
+            return buf;
+        }
+        val = p->u.proxy_data->target;
+        p = JS_VALUE_GET_OBJ(val);
+    }
     if (p->class_id == JS_CLASS_ARRAY) {
         snprintf(buf, buf_size, "[object Array]");
         return buf;
@@ -9010,11 +9020,21 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
             js_v8_string_buf(name, sizeof(name), tag);
         } else {
             switch(p->class_id) {
+            case JS_CLASS_UINT8C_ARRAY ... JS_CLASS_FLOAT64_ARRAY:
+                /* V8's class name knows the typed arrays of fixed buffers
+                   only: one over a resizable or growable buffer (its
+                   elements kind RAB_GSAB_...) is an `Object` */
+                if (array_buffer_is_resizable(p->u.typed_array->buffer->u.array_buffer)) {
+                    snprintf(name, sizeof(name), "Object");
+                    break;
+                }
+                JS_AtomGetStr(ctx, name, sizeof(name),
+                              ctx->rt->class_array[p->class_id].class_name);
+                break;
             case JS_CLASS_NUMBER: case JS_CLASS_STRING: case JS_CLASS_BOOLEAN:
             case JS_CLASS_SYMBOL: case JS_CLASS_BIG_INT: case JS_CLASS_DATE:
             case JS_CLASS_REGEXP: case JS_CLASS_ARRAY_BUFFER:
             case JS_CLASS_SHARED_ARRAY_BUFFER: case JS_CLASS_DATAVIEW:
-            case JS_CLASS_UINT8C_ARRAY ... JS_CLASS_FLOAT64_ARRAY:
             case JS_CLASS_MAP: case JS_CLASS_SET: case JS_CLASS_WEAKMAP:
             case JS_CLASS_WEAKSET: case JS_CLASS_PROMISE:
                 JS_AtomGetStr(ctx, name, sizeof(name),
@@ -9847,6 +9867,22 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
 #include "builtin-iterator-zip-keyed.h"
 #include "builtin-iterator-zip.h"
 
+/* A value as V8 renders it in a message, for the builtins written in
+   JavaScript: render(v, 0) is its NoSideEffectsToString (`#<Object>`,
+   `Symbol()`), render(v, 1) its default call site (`object`, `number 5`) */
+static JSValue js_v8_render_value(JSContext *ctx, JSValueConst this_val,
+                                  int argc, JSValueConst *argv)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    int32_t kind = 0;
+
+    if (argc > 1 && JS_ToInt32(ctx, &kind, argv[1]))
+        return JS_EXCEPTION;
+    if (kind == 1)
+        return JS_NewString(ctx, js_v8_default_call_site(ctx, buf, sizeof(buf), argv[0]));
+    return JS_NewString(ctx, js_v8_value_str(ctx, buf, sizeof(buf), argv[0]));
+}
+
 // like Function.prototype.call but monkey patch-proof
 static JSValue js_call_function(JSContext *ctx, JSValueConst this_val,
                                 int argc, JSValueConst *argv)
@@ -9928,6 +9964,7 @@ static JSValue js_bytecode_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
                                      "Object.defineProperty", 3,
                                      JS_CFUNC_generic_magic, 0),
                 JS_AtomToValue(ctx, JS_ATOM_Symbol_iterator),
+                JS_NewCFunction(ctx, js_v8_render_value, "render", 2),
             };
             return js_bytecode_eval(ctx, qjsc_builtin_array_fromasync,
                                     sizeof(qjsc_builtin_array_fromasync),
@@ -9945,6 +9982,7 @@ static JSValue js_bytecode_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
                                      JS_TYPE_ERROR),
                 JS_NewCFunction(ctx, js_call_function, "call", 2),
                 JS_AtomToValue(ctx, JS_ATOM_Symbol_iterator),
+                JS_NewCFunction(ctx, js_v8_render_value, "render", 2),
             };
             JSValue result = js_bytecode_eval(ctx, qjsc_builtin_iterator_zip,
                                               sizeof(qjsc_builtin_iterator_zip),
@@ -9968,6 +10006,7 @@ static JSValue js_bytecode_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,
                 JS_NewCFunction(ctx, js_getOwnPropertyKeys,
                                 "getOwnPropertyKeys", 1),
                 JS_AtomToValue(ctx, JS_ATOM_Symbol_iterator),
+                JS_NewCFunction(ctx, js_v8_render_value, "render", 2),
             };
             JSValue result = js_bytecode_eval(ctx, qjsc_builtin_iterator_zip_keyed,
                                               sizeof(qjsc_builtin_iterator_zip_keyed),
@@ -15768,9 +15807,22 @@ static JSValue js_throw_called_on_nullish(JSContext *ctx, const char *fallback)
                 (prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL)
                 continue;
             v = p->prop[j].u.value;
+            /* V8: String.prototype[Symbol.iterator] called on null or undefined */
+            if (JS_VALUE_GET_TAG(v) == JS_TAG_OBJECT && JS_VALUE_GET_OBJ(v) == f &&
+                protos[i].class_id == JS_CLASS_STRING &&
+                ctx->rt->atom_array[prs->atom]->atom_type == JS_ATOM_TYPE_SYMBOL) {
+                return JS_ThrowTypeError(ctx, "%s.prototype[%s] called on null or undefined",
+                                         protos[i].name,
+                                         JS_AtomGetStr(ctx, buf, sizeof(buf), prs->atom));
+            }
             if (JS_VALUE_GET_TAG(v) == JS_TAG_OBJECT && JS_VALUE_GET_OBJ(v) == f &&
                 ctx->rt->atom_array[prs->atom]->atom_type == JS_ATOM_TYPE_STRING) {
                 const char *name = JS_AtomGetStr(ctx, buf, sizeof(buf), prs->atom);
+                /* V8 names trimStart and trimEnd by their older aliases */
+                if (protos[i].class_id == JS_CLASS_STRING && !strcmp(name, "trimStart"))
+                    name = "trimLeft";
+                else if (protos[i].class_id == JS_CLASS_STRING && !strcmp(name, "trimEnd"))
+                    name = "trimRight";
                 /* V8's newer Array methods convert their receiver with plain ToObject */
                 static const char plain[] = " at copyWithin entries fill flat flatMap includes"
                     " keys lastIndexOf sort toReversed toSorted toSpliced values with ";
@@ -45358,7 +45410,7 @@ static JSValue js_array_with(JSContext *ctx, JSValueConst this_val,
 {
     JSValue arr, obj, ret, *arrp, *pval;
     JSObject *p;
-    int64_t i, len, idx;
+    int64_t i, len, idx, rel;
     uint32_t count32;
 
     ret = JS_EXCEPTION;
@@ -45369,12 +45421,17 @@ static JSValue js_array_with(JSContext *ctx, JSValueConst this_val,
 
     if (JS_ToInt64Sat(ctx, &idx, argv[0]))
         goto exception;
+    rel = idx;
 
     if (idx < 0)
         idx = len + idx;
 
     if (idx < 0 || idx >= len) {
-        JS_ThrowRangeError(ctx, "invalid array index: %" PRId64, idx);
+        /* V8: the relative index as the program gave it */
+        if (rel == INT64_MAX || rel == INT64_MIN)
+            JS_ThrowRangeError(ctx, "Invalid index : %sInfinity", rel < 0 ? "-" : "");
+        else
+            JS_ThrowRangeError(ctx, "Invalid index : %" PRId64, rel);
         goto exception;
     }
 
@@ -49607,7 +49664,11 @@ static int check_regexp_g_flag(JSContext *ctx, JSValueConst regexp, const char *
         if (JS_IsException(flags))
             return -1;
         if (JS_IsUndefined(flags) || JS_IsNull(flags)) {
-            js_throw_called_on_nullish(ctx, "cannot convert to object");
+            /* V8 words matchAll's check; replaceAll's converts to object */
+            if (!strcmp(fn, "String.prototype.matchAll"))
+                JS_ThrowTypeError(ctx, "The .flags property of the argument to %s cannot be null or undefined", fn);
+            else
+                js_throw_called_on_nullish(ctx, "cannot convert to object");
             return -1;
         }
         flags = JS_ToStringFree(ctx, flags);

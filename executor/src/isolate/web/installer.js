@@ -97,9 +97,23 @@
   const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
   const typedLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "length").get;
   const typedEntries = TypedArrayPrototype.entries;
+  const typedJoin = TypedArrayPrototype.join;
+  const typedTag = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
+  // The engine's checks, named as this method: `Method %TypedArray%.prototype.toLocaleString
+  // called on incompatible receiver #<Object>`, `Cannot perform
+  // %TypedArray%.prototype.toLocaleString on a detached or out-of-bounds ArrayBuffer`.
+  const validated = (check) => {
+    try {
+      check();
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      throw new TypeError(e.message.replace(/^(Method |Cannot perform )(%TypedArray%\.prototype\.)(join|entries) /, "$1$2toLocaleString "));
+    }
+  };
   const typedToLocaleString = {
     toLocaleString(locales, options) {
-      typedEntries.call(this);
+      if (typedTag.call(this) === undefined) validated(() => typedJoin.call(this));
+      validated(() => typedEntries.call(this));
       const n = typedLength.call(this);
       let s = "";
       for (let i = 0; i < n; i++) {
