@@ -147,13 +147,16 @@
   const TypeErrorClass = TypeError;
   const nativeParse = JSON.parse;
   const nativeStringify = JSON.stringify;
+  const nativeRawJSON = JSON.rawJSON;
   const jsonParseMessage = (text) => {
     const n = text.length;
     const special = text === "NaN" || text === "Infinity" || text === "undefined" || text === "[object Object]";
     const at = (p, after) => {
       let line = 1, column = 1;
+      // V8 ends a line at LF, CR, or CR LF taken as one.
       for (let k = 0; k < p; k++) {
-        if (text[k] === "\n") { line += 1; column = 1; } else { column += 1; }
+        const ends = text[k] === "\n" || (text[k] === "\r" && text[k + 1] !== "\n");
+        if (ends) { line += 1; column = 1; } else { column += 1; }
       }
       return `${after ? "" : " in JSON"} at position ${p} (line ${line} column ${column})`;
     };
@@ -283,7 +286,32 @@
     };
     try { return visit("", root); } catch (e) { return undefined; }
   };
+  // JSON.rawJSON's refusal in V8's words: its parser reads no whitespace before the value
+  // (`Unexpected token '\n', "\n123" is not valid JSON`), an empty text, one ending in
+  // whitespace or holding an object or array is `Invalid value for JSON.rawJSON`, other text
+  // that is no JSON gets JSON.parse's text.
+  const rawJSONMessage = (text) => {
+    const blank = (c) => c === " " || c === "\t" || c === "\n" || c === "\r";
+    const n = text.length;
+    if (n === 0) return "Invalid value for JSON.rawJSON";
+    if (blank(text[0])) {
+      const c = text[0];
+      return n < 21
+        ? `Unexpected token '${c}', "${text}" is not valid JSON`
+        : `Unexpected token '${c}', "${text.slice(0, 10)}"... is not valid JSON`;
+    }
+    if (blank(text[n - 1])) return "Invalid value for JSON.rawJSON";
+    return jsonParseMessage(text) ?? "Invalid value for JSON.rawJSON";
+  };
   const json = {
+    rawJSON(text) {
+      try {
+        return nativeRawJSON(text);
+      } catch (e) {
+        if (e instanceof SyntaxErrorClass) e.message = rawJSONMessage(String(text));
+        throw e;
+      }
+    },
     parse(text, reviver) {
       try {
         return nativeParse(text, reviver);
@@ -311,7 +339,7 @@
       }
     },
   };
-  for (const name of ["parse", "stringify"]) {
+  for (const name of ["parse", "stringify", "rawJSON"]) {
     Object.defineProperty(JSON, name, { value: json[name], writable: true, configurable: true, enumerable: false });
   }
   const dateToString = Date.prototype.toString;
@@ -319,9 +347,26 @@
   const getTimezoneOffset = Date.prototype.getTimezoneOffset;
   const withZoneName = (date, text) =>
     text !== "Invalid Date" && getTimezoneOffset.call(date) === 0 ? `${text} (Coordinated Universal Time)` : text;
+  // A receiver that is no Date: the engine's check of its own toUTCString (V8's `Method
+  // Date.prototype.toUTCString called on incompatible receiver #<Object>`), named as this method.
+  const dateToUTCString = Date.prototype.toUTCString;
+  const dateText = (date, method, name) => {
+    try {
+      return method.call(date);
+    } catch (e) {
+      try {
+        dateToUTCString.call(date);
+      } catch (refused) {
+        if (refused instanceof TypeError) {
+          throw new TypeError(refused.message.replace("Date.prototype.toUTCString ", `Date.prototype.${name} `));
+        }
+      }
+      throw e;
+    }
+  };
   const dates = {
-    toString() { return withZoneName(this, dateToString.call(this)); },
-    toTimeString() { return withZoneName(this, dateToTimeString.call(this)); },
+    toString() { return withZoneName(this, dateText(this, dateToString, "toString")); },
+    toTimeString() { return withZoneName(this, dateText(this, dateToTimeString, "toTimeString")); },
   };
   for (const name of ["toString", "toTimeString"]) {
     Object.defineProperty(Date.prototype, name, { value: dates[name], writable: true, configurable: true, enumerable: false });

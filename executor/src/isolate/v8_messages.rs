@@ -581,12 +581,17 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
         None => {
             let line_bytes = text.as_bytes();
             let column = start - line_start;
-            match open_paren_after(line_bytes, column)
-                .or_else(|| enclosing_call(line_bytes, column))
-            {
+            match open_paren_after(line_bytes, column) {
                 Some(open) => line_start + open,
-                // `new FACTORY;`: a construction without arguments.
-                None => return constructed_without_arguments(text, column),
+                // `new FACTORY;`: a construction without arguments, at the position or, when
+                // no call holds the position, the nearest one on the line.
+                None => match constructed_without_arguments(text, column, true) {
+                    Some(found) => return Some(found),
+                    None => match enclosing_call(line_bytes, column) {
+                        Some(open) => line_start + open,
+                        None => return constructed_without_arguments(text, column, false),
+                    },
+                },
             }
         }
     };
@@ -615,8 +620,13 @@ fn callee_at(source: &str, line: usize, column: usize) -> Option<(String, bool)>
 
 /// The callee of a `new` without an argument list (`new Function.prototype.apply;`) on a line
 /// of source: the member chain after the `new` nearest before `column` (or the first one), when
-/// nothing but the end of the expression follows it.
-fn constructed_without_arguments(text: &str, column: usize) -> Option<(String, bool)> {
+/// nothing but the end of the expression follows it; with `holding`, only one whose text holds
+/// `column`.
+fn constructed_without_arguments(
+    text: &str,
+    column: usize,
+    holding: bool,
+) -> Option<(String, bool)> {
     let bytes = text.as_bytes();
     let starts: Vec<usize> = text
         .match_indices("new ")
@@ -638,7 +648,7 @@ fn constructed_without_arguments(text: &str, column: usize) -> Option<(String, b
     let after = text[end..].trim_start();
     let ends = after.is_empty() || after.starts_with([';', ')', '}', ',']);
     let chain = &text[begin..end];
-    if chain.is_empty() || !ends {
+    if chain.is_empty() || !ends || (holding && !(at..=end).contains(&column)) {
         return None;
     }
     Some((call_site::render(chain)?, true))
@@ -999,6 +1009,58 @@ const PUNCTUATORS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn at(source: &str, line: usize, column: usize) -> Option<SourcePosition<'_>> {
+        Some(SourcePosition {
+            source,
+            line,
+            column,
+        })
+    }
+
+    #[test]
+    fn a_construction_without_arguments_names_its_callee() {
+        // Measured on reference@0.5.6: `new FACTORY;` alone on a line, and inside a call's
+        // arrow on one line (the call around it is not the callee).
+        let source = "x;\n  new Function.prototype.apply;\n";
+        for column in [3, 7, 30] {
+            assert_eq!(
+                translate_message("not a constructor", at(source, 2, column)),
+                "Function.prototype.apply is not a constructor"
+            );
+        }
+        let source = "t(() => { new FACTORY; });";
+        assert_eq!(
+            translate_message("not a constructor", at(source, 1, 11)),
+            "FACTORY is not a constructor"
+        );
+    }
+
+    #[test]
+    fn a_class_expressions_member_is_an_intermediate_value() {
+        // Measured on reference@0.5.6: `new class extends Iterator {}.map(() => 0)`.
+        let source = "  new class extends Iterator {}.map(() => 0);";
+        assert_eq!(
+            translate_message("not a function", at(source, 1, 35)),
+            "(intermediate value).map is not a constructor"
+        );
+    }
+
+    #[test]
+    fn a_named_function_that_is_no_constructor_is_named_by_its_call_site() {
+        // Measured on reference@0.5.6: `new Iterator.zip([])`; the engine names the function.
+        let source = "  new Iterator.zip([]);";
+        assert_eq!(
+            translate_message("zip is not a constructor", at(source, 1, 19)),
+            "Iterator.zip is not a constructor"
+        );
+        // A call site that does not end with the function's name keeps the engine's text.
+        let source = "  new f.other([]);";
+        assert_eq!(
+            translate_message("zip is not a constructor", at(source, 1, 14)),
+            "zip is not a constructor"
+        );
+    }
 
     #[test]
     fn an_update_of_no_reference_names_prefix_or_postfix() {

@@ -9494,6 +9494,9 @@ static bool js_v8_method_name(JSContext *ctx, char *buf, int buf_size,
         holder = JS_VALUE_GET_OBJ(ctx->class_proto[holders[i].class_id]);
         if (js_v8_find_method(ctx, holder, f, &atom, &kind)) {
             holder_name = holders[i].name;
+            /* the prototype itself is V8's name: %WrapForValidIteratorPrototype%.return */
+            if (holders[i].class_id == JS_CLASS_ITERATOR_WRAP)
+                sep = "";
             goto found;
         }
     }
@@ -11506,6 +11509,9 @@ static int add_fast_array_element(JSContext *ctx, JSObject *p,
         if (new_len > array_len) {
             if (unlikely(!(get_shape_prop(p->shape)->flags & JS_PROP_WRITABLE))) {
                 JS_FreeValue(ctx, val);
+                if (flags & JS_PROP_DEFINE_PROPERTY)
+                    return JS_ThrowTypeErrorNotExtensible(ctx, flags, "define",
+                                                          __JS_AtomFromUInt32(new_len - 1));
                 return JS_ThrowTypeErrorReadOnlyProp(ctx, flags, JS_MKPTR(JS_TAG_OBJECT, p), JS_ATOM_length);
             }
             p->prop[0].u.value = js_int32(new_len);
@@ -12125,6 +12131,11 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
                 JS_ToUint32(ctx, &len, plen->u.value);
                 if ((idx + 1) > len) {
                     pslen = get_shape_prop(p->shape);
+                    /* V8: Object.defineProperty past a fixed length is
+                       `Cannot define property 3, object is not extensible` */
+                    if (unlikely(!(pslen->flags & JS_PROP_WRITABLE)) &&
+                        (flags & JS_PROP_DEFINE_PROPERTY))
+                        return JS_ThrowTypeErrorNotExtensible(ctx, flags, "define", prop);
                     if (unlikely(!(pslen->flags & JS_PROP_WRITABLE)))
                         return JS_ThrowTypeErrorReadOnlyProp(ctx, flags, JS_MKPTR(JS_TAG_OBJECT, p), JS_ATOM_length);
                     /* XXX: should update the length after defining
@@ -18310,6 +18321,13 @@ static JSValue JS_IteratorNext2(JSContext *ctx, JSValueConst enum_obj,
             return func.iterator_next(ctx, enum_obj, argc, argv,
                                       pdone, p->u.cfunc.magic);
         }
+    }
+    /* a built-in stepping an iterator whose next is no function: V8's
+       default call site (`object null is not a function`) */
+    if (!JS_IsFunction(ctx, method)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "%s is not a function",
+                                 js_v8_default_call_site(ctx, buf, sizeof(buf), method));
     }
     obj = JS_Call(ctx, method, enum_obj, argc, argv);
     if (JS_IsException(obj))
@@ -45610,6 +45628,14 @@ static JSValue js_array_every(JSContext *ctx, JSValueConst this_val,
     if (argc > 1)
         this_arg = argv[1];
 
+    /* V8's %TypedArray%.prototype.map names the value itself (`null is
+       not a function`), the others by their default call site */
+    if (special == (special_map | special_TA) && !JS_IsFunction(ctx, func)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "%s is not a function",
+                          js_v8_value_str(ctx, buf, sizeof(buf), func));
+        goto exception;
+    }
     if (check_function(ctx, func))
         goto exception;
 
@@ -47176,10 +47202,13 @@ static JSValue js_iterator_constructor_getset(JSContext *ctx,
         // SetterThatIgnoresPrototypeProperties(%Iterator.prototype%, "constructor", v)
         // argv[0] is the assigned value; it defaults to undefined because the
         // setter is registered with length 1 (see JS_AddIntrinsicBaseObjects).
-        if (check_iterator(ctx, this_val) < 0)
-            return JS_EXCEPTION;
-        if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_ITERATOR]))
-            return JS_ThrowTypeError(ctx, "Cannot assign to read only property");
+        if (!JS_IsObject(this_val))
+            return JS_ThrowTypeError(ctx, "set Iterator.prototype.constructor called on non-object");
+        if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_ITERATOR])) {
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            return JS_ThrowTypeError(ctx, "Cannot assign to read only property 'constructor' of object '%s'",
+                                     js_v8_value_str(ctx, buf, sizeof(buf), this_val));
+        }
         ret = JS_GetOwnProperty(ctx, NULL, this_val, JS_ATOM_constructor);
         if (ret < 0)
             return JS_EXCEPTION;
@@ -47245,6 +47274,34 @@ static void js_iterator_concat_mark(JSRuntime *rt, JSValueConst val,
     }
 }
 
+/* GetMethod of a value that is no function, in V8's words: `'0' returned
+   for property 'Symbol(Symbol.iterator)' of object '#<Object>' is not a
+   function` */
+static JSValue js_v8_throw_get_method(JSContext *ctx, JSValueConst method,
+                                      JSAtom key, JSValueConst obj)
+{
+    char val[V8_VALUE_STR_BUF_SIZE], name[ATOM_GET_STR_BUF_SIZE];
+    char recv[V8_VALUE_STR_BUF_SIZE];
+    return JS_ThrowTypeError(ctx, "'%s' returned for property '%s' of object '%s' is not a function",
+                             js_v8_value_str(ctx, val, sizeof(val), method),
+                             js_v8_atom_str(ctx, name, sizeof(name), key),
+                             js_v8_value_str(ctx, recv, sizeof(recv), obj));
+}
+
+/* the iterator a method made is no object: V8 names the value (`undefined
+   is not iterable`) */
+static JSValue js_v8_get_iterator_from_method(JSContext *ctx, JSValueConst obj,
+                                              JSValueConst method)
+{
+    char buf[V8_VALUE_STR_BUF_SIZE];
+    JSValue iter = JS_Call(ctx, method, obj, 0, NULL);
+    if (JS_IsException(iter) || JS_IsObject(iter))
+        return iter;
+    JS_ThrowTypeError(ctx, "%s is not iterable", js_v8_value_str(ctx, buf, sizeof(buf), iter));
+    JS_FreeValue(ctx, iter);
+    return JS_EXCEPTION;
+}
+
 static JSValue js_iterator_concat_next(JSContext *ctx, JSValueConst this_val,
                                        int argc, JSValueConst *argv,
                                        int *pdone, int magic)
@@ -47273,7 +47330,7 @@ next:
     meth = &it->values[it->index + 1];
     iter = it->iter;
     if (JS_IsUndefined(iter)) {
-        iter = JS_GetIterator2(ctx, *obj, *meth);
+        iter = js_v8_get_iterator_from_method(ctx, *obj, *meth);
         if (JS_IsException(iter))
             goto fail;
         it->iter = iter;
@@ -47397,7 +47454,13 @@ static JSValue js_iterator_concat(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(method))
             goto fail;
         if (!JS_IsFunction(ctx, method)) {
-            JS_ThrowTypeErrorNotAFunction(ctx);
+            /* V8: `#<Object> is not iterable`, or GetMethod's text */
+            if (JS_IsUndefined(method) || JS_IsNull(method)) {
+                char buf[V8_VALUE_STR_BUF_SIZE];
+                JS_ThrowTypeError(ctx, "%s is not iterable", js_v8_value_str(ctx, buf, sizeof(buf), obj));
+            } else {
+                js_v8_throw_get_method(ctx, method, JS_ATOM_Symbol_iterator, obj);
+            }
             JS_FreeValue(ctx, method);
             goto fail;
         }
@@ -47431,6 +47494,8 @@ static JSValue js_iterator_from(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     if (JS_IsNull(method) || JS_IsUndefined(method)) {
         iter = js_dup(obj);
+    } else if (!JS_IsFunction(ctx, method)) {
+        iter = js_v8_throw_get_method(ctx, method, JS_ATOM_Symbol_iterator, obj);
     } else {
         iter = JS_GetIterator2(ctx, obj, method);
     }
@@ -48118,10 +48183,13 @@ static JSValue js_iterator_proto_set_toStringTag(JSContext *ctx, JSValueConst th
 {
     int res;
 
-    if (check_iterator(ctx, this_val) < 0)
-        return JS_EXCEPTION;
-    if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_ITERATOR]))
-        return JS_ThrowTypeError(ctx, "Cannot assign to read only property");
+    if (!JS_IsObject(this_val))
+        return JS_ThrowTypeError(ctx, "set Iterator.prototype[Symbol.toStringTag] called on non-object");
+    if (js_same_value(ctx, this_val, ctx->class_proto[JS_CLASS_ITERATOR])) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        return JS_ThrowTypeError(ctx, "Cannot assign to read only property 'Symbol(Symbol.toStringTag)' of object '%s'",
+                                 js_v8_value_str(ctx, buf, sizeof(buf), this_val));
+    }
     res = JS_GetOwnProperty(ctx, NULL, this_val, JS_ATOM_Symbol_toStringTag);
     if (res < 0)
         return JS_EXCEPTION;
@@ -48352,6 +48420,11 @@ static JSValue js_iterator_helper_next(JSContext *ctx, JSValueConst this_val,
                 if (JS_IsNull(method) || JS_IsUndefined(method)) {
                     JS_FreeValue(ctx, method);
                     iter = ret;
+                } else if (!JS_IsFunction(ctx, method)) {
+                    js_v8_throw_get_method(ctx, method, JS_ATOM_Symbol_iterator, ret);
+                    JS_FreeValue(ctx, method);
+                    JS_FreeValue(ctx, ret);
+                    goto fail;
                 } else {
                     iter = JS_GetIterator2(ctx, ret, method);
                     JS_FreeValue(ctx, method);
@@ -51121,7 +51194,24 @@ static JSValue js_math_sumPrecise(JSContext *ctx, JSValueConst this_val,
     double d;
     SumPreciseState s_s, *s = &s_s;
 
-    iter = JS_GetIterator(ctx, argv[0], /*is_async*/false);
+    /* V8: `Math.sumPrecise called on null or undefined`, then the value as
+       an object (`[object Number] is not iterable`) */
+    if (JS_IsUndefined(argv[0]) || JS_IsNull(argv[0]))
+        return JS_ThrowTypeError(ctx, "Math.sumPrecise called on null or undefined");
+    next = JS_GetProperty(ctx, argv[0], JS_ATOM_Symbol_iterator);
+    if (JS_IsException(next))
+        return JS_EXCEPTION;
+    if (JS_IsUndefined(next) || JS_IsNull(next)) {
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JSValue obj = JS_ToObject(ctx, argv[0]);
+        if (JS_IsException(obj))
+            return JS_EXCEPTION;
+        JS_ThrowTypeError(ctx, "%s is not iterable", js_v8_value_str(ctx, buf, sizeof(buf), obj));
+        JS_FreeValue(ctx, obj);
+        return JS_EXCEPTION;
+    }
+    iter = JS_GetIterator2(ctx, argv[0], next);
+    JS_FreeValue(ctx, next);
     if (JS_IsException(iter))
         return JS_EXCEPTION;
     ret = JS_EXCEPTION;
@@ -51141,8 +51231,19 @@ static JSValue js_math_sumPrecise(JSContext *ctx, JSValueConst this_val,
         } else if (tag == JS_TAG_INT) {
             d = JS_VALUE_GET_INT(item);
         } else {
+            /* V8: Type of 'Iterator value' must be 'number', found 'bigint' */
+            const char *type;
+            switch (tag) {
+            case JS_TAG_STRING: type = "string"; break;
+            case JS_TAG_BOOL: type = "boolean"; break;
+            case JS_TAG_UNDEFINED: type = "undefined"; break;
+            case JS_TAG_SYMBOL: type = "symbol"; break;
+            case JS_TAG_BIG_INT: case JS_TAG_SHORT_BIG_INT: type = "bigint"; break;
+            case JS_TAG_OBJECT: type = JS_IsFunction(ctx, item) ? "function" : "object"; break;
+            default: type = "object"; break;
+            }
             JS_FreeValue(ctx, item);
-            JS_ThrowTypeError(ctx, "not a number");
+            JS_ThrowTypeError(ctx, "Type of 'Iterator value' must be 'number', found '%s'", type);
             JS_IteratorClose(ctx, iter, /*is_exception_pending*/true);
             goto fail;
         }
@@ -54293,8 +54394,12 @@ static JSValue js_reflect_construct(JSContext *ctx, JSValueConst this_val,
     }
     if (argc > 2) {
         new_target = argv[2];
-        if (!JS_IsConstructor(ctx, new_target))
-            return JS_ThrowTypeErrorNotAConstructor(ctx, new_target);
+        if (!JS_IsConstructor(ctx, new_target)) {
+            /* V8 names the value, as for the target */
+            char buf[V8_VALUE_STR_BUF_SIZE];
+            return JS_ThrowTypeError(ctx, "%s is not a constructor",
+                                     js_v8_value_str(ctx, buf, sizeof(buf), new_target));
+        }
     } else {
         new_target = func;
     }
@@ -61726,7 +61831,9 @@ static JSValue js_array_buffer_constructor3(JSContext *ctx,
         return obj;
     /* XXX: we are currently limited to 2 GB */
     if (len > INT32_MAX) {
-        JS_ThrowRangeError(ctx, "invalid array buffer length");
+        /* V8 tries any length up to 2**53-1, and fails to allocate it */
+        JS_ThrowRangeError(ctx, len > MAX_SAFE_INTEGER ? "invalid array buffer length" :
+                           "Array buffer allocation failed");
         goto fail;
     }
     if (max_len && *max_len > INT32_MAX) {
@@ -62752,6 +62859,12 @@ static JSValue js_typed_array_set_internal(JSContext *ctx,
             goto detached;
 
         src_len = src_p->u.array.count;
+        /* one holds BigInts, the other numbers: V8's text of the operators */
+        if ((p->class_id >= JS_CLASS_BIG_INT64_ARRAY && p->class_id <= JS_CLASS_BIG_UINT64_ARRAY) !=
+            (src_p->class_id >= JS_CLASS_BIG_INT64_ARRAY && src_p->class_id <= JS_CLASS_BIG_UINT64_ARRAY)) {
+            JS_ThrowTypeError(ctx, "Cannot mix BigInt and other types, use explicit conversions");
+            goto fail;
+        }
         if (offset > dst_len - src_len)
             goto range_error;
 
@@ -63159,6 +63272,18 @@ static JSValue js_typed_array_of(JSContext *ctx, JSValueConst this_val,
     return obj;
 }
 
+/* A typed array that its arguments' coercion shrank out of bounds (its
+   buffer still attached): V8's `Cannot perform %TypedArray%.prototype.fill
+   out-of-bounds of the ArrayBuffer` */
+static JSValue js_v8_throw_oob_after_coercion(JSContext *ctx, JSObject *p,
+                                              const char *method)
+{
+    if (p->u.typed_array->buffer->u.array_buffer->detached)
+        return JS_ThrowTypeErrorArrayBufferOOB(ctx);
+    return JS_ThrowTypeError(ctx, "Cannot perform %%TypedArray%%.prototype.%s out-of-bounds of the ArrayBuffer",
+                             method);
+}
+
 static JSValue js_typed_array_copyWithin(JSContext *ctx, JSValueConst this_val,
                                          int argc, JSValueConst *argv)
 {
@@ -63187,7 +63312,7 @@ static JSValue js_typed_array_copyWithin(JSContext *ctx, JSValueConst this_val,
     }
 
     if (typed_array_is_oob(p))
-        return JS_ThrowTypeErrorArrayBufferOOB(ctx);
+        return js_v8_throw_oob_after_coercion(ctx, p, "copyWithin");
 
     // RAB may have been resized by evil .valueOf method
     space = p->u.array.count - max_int(to, from);
@@ -63265,7 +63390,7 @@ static JSValue js_typed_array_fill(JSContext *ctx, JSValueConst this_val,
     }
 
     if (typed_array_is_oob(p))
-        return JS_ThrowTypeErrorArrayBufferOOB(ctx);
+        return js_v8_throw_oob_after_coercion(ctx, p, "fill");
 
     // RAB may have been resized by evil .valueOf method
     final = min_int(final, p->u.array.count);
@@ -64442,6 +64567,11 @@ static JSValue js_typed_array_constructor_obj(JSContext *ctx,
     iter = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_iterator);
     if (JS_IsException(iter))
         goto fail;
+    if (!JS_IsUndefined(iter) && !JS_IsNull(iter) && !JS_IsFunction(ctx, iter)) {
+        JS_FreeValue(ctx, iter);
+        JS_ThrowTypeError(ctx, "TypedArray's constructor requires that the property of the first argument, items[Symbol.iterator], when exists, be a function");
+        goto fail;
+    }
     if (!JS_IsUndefined(iter) && !JS_IsNull(iter)) {
         uint32_t len1;
         arr = js_array_from_iterator(ctx, &len1, obj, iter);
@@ -64452,6 +64582,12 @@ static JSValue js_typed_array_constructor_obj(JSContext *ctx,
     } else {
         if (js_get_length64(ctx, &len, obj))
             goto fail;
+        /* V8 names a length whose bytes pass 2**53-1 (it fails to
+           allocate a smaller one) */
+        if (len > (MAX_SAFE_INTEGER >> size_log2)) {
+            JS_ThrowRangeError(ctx, "Invalid typed array length: %" PRId64, len);
+            goto fail;
+        }
         arr = js_dup(obj);
     }
 
