@@ -49945,6 +49945,13 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
         replacer = JS_GetProperty(ctx, searchValue, JS_ATOM_Symbol_replace);
         if (JS_IsException(replacer))
             return JS_EXCEPTION;
+        /* GetMethod, in V8's words */
+        if (is_replaceAll && !JS_IsUndefined(replacer) && !JS_IsNull(replacer) &&
+            !JS_IsFunction(ctx, replacer)) {
+            js_v8_throw_get_method(ctx, replacer, JS_ATOM_Symbol_replace, searchValue);
+            JS_FreeValue(ctx, replacer);
+            return JS_EXCEPTION;
+        }
         if (!JS_IsUndefined(replacer) && !JS_IsNull(replacer)) {
             args[0] = O;
             args[1] = replaceValue;
