@@ -24724,12 +24724,23 @@ static __exception int next_token(JSParseState *s)
                 } else if (*p == '\r') {
                     s->got_lf = true; /* considered as LF for ASI */
                     p++;
+                    /* a CR not before LF, LS and PS end a line, as
+                       V8 counts lines */
+                    if (*p != '\n') {
+                        s->line_num++;
+                        s->eol = &p[-1];
+                        s->mark = p;
+                    }
                     s->line_start = p;
                 } else if (*p >= 0x80) {
                     c = utf8_decode(p, &p);
                     /* ignore invalid UTF-8 in comments */
                     if (c == CP_LS || c == CP_PS) {
                         s->got_lf = true; /* considered as LF for ASI */
+                        s->line_num++;
+                        s->line_start = p;
+                        s->eol = &p[-1];
+                        s->mark = p;
                     }
                 } else {
                     p++;
@@ -40035,8 +40046,10 @@ done:
             if (!s->cur_func->is_global_var) {
                 int var_idx = define_var(s, s->cur_func, func_name, JS_VAR_DEF_VAR);
 
-                if (var_idx < 0)
+                if (var_idx < 0) {
+                    js_parse_locate_error(s, function_ptr);
                     goto fail;
+                }
                 /* the variable will be assigned at the top of the function */
                 if (var_idx & ARGUMENT_VAR_OFFSET) {
                     s->cur_func->args[var_idx - ARGUMENT_VAR_OFFSET].func_pool_idx = idx;
