@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::envelope::EnvelopeDispatch;
 use super::guard::CompletionGuard;
-use super::module_layout::start_failure_location;
+use super::module_layout::{start_failure_location, start_failure_message};
 use super::normalize::normalize_code;
 use super::plan::plan_execution;
 use super::render::render_outcome;
@@ -114,6 +114,7 @@ impl<N: Executor> CodemodeExecutor<N> {
             Err(crate::Error::SyntaxError { text, line, column }) => {
                 let location =
                     start_failure_location(&text, line, column, &providers, &options.connectors);
+                let text = start_failure_message(&text);
                 return Err(crate::Error::StartFailed(format!("{text}{location}")));
             }
             Err(error) => return Err(error),

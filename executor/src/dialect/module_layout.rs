@@ -20,6 +20,13 @@ const CONNECTOR_LINES: usize = 13;
 const UNPOSITIONED: &[&str] =
     &["Invalid left-hand side in for-await-of loop: Must have a single binding."];
 
+/// The start failure's message as the reference prints it: workerd writes the message as a C
+/// string, so it ends at the first NUL character (a regular expression literal whose pattern
+/// holds one: `Invalid regular expression: /(?s`), and the location follows it.
+pub fn start_failure_message(text: &str) -> &str {
+    text.split('\0').next().unwrap_or(text)
+}
+
 /// The location the reference appends to a start failure whose text is `text`, for a syntax
 /// error at `line` and `column`: the module alone for the errors V8 does not position, else
 /// [`start_location`].
@@ -92,6 +99,20 @@ mod tests {
         assert_eq!(
             start_failure_location(other, 2, 1, &[], &[]),
             "\n  at executor.js:57"
+        );
+    }
+
+    #[test]
+    fn a_message_ends_at_its_first_nul() {
+        // Measured on reference@0.5.6: `/(?s\0:a)/;` on the program's second line.
+        let text = "Uncaught SyntaxError: Invalid regular expression: /(?s\0:a)/: Invalid group";
+        assert_eq!(
+            start_failure_message(text),
+            "Uncaught SyntaxError: Invalid regular expression: /(?s"
+        );
+        assert_eq!(
+            start_failure_message("Uncaught SyntaxError: x"),
+            "Uncaught SyntaxError: x"
         );
     }
 

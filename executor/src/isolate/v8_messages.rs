@@ -831,6 +831,24 @@ pub(super) fn undefined_export(message: &str) -> Option<String> {
     Some(format!("Export '{name}' is not defined in module"))
 }
 
+/// The byte offset where `line` (1-based) of `source` starts, the lines ended as the engine's
+/// tokenizer and V8 end them: LF, CR (CR LF once), LS and PS.
+fn line_start(source: &str, line: usize) -> usize {
+    let mut remaining = line.saturating_sub(1);
+    let mut chars = source.char_indices().peekable();
+    while remaining > 0 {
+        let Some((_, c)) = chars.next() else {
+            return source.len();
+        };
+        match c {
+            '\r' if chars.peek().is_some_and(|&(_, next)| next == '\n') => {}
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' => remaining -= 1,
+            _ => {}
+        }
+    }
+    chars.peek().map_or(source.len(), |&(i, _)| i)
+}
+
 /// A V8-worded syntax error for QuickJS's `message` at `line`:`column` of `source`.
 pub(super) fn translate_syntax_error(
     message: &str,
@@ -851,12 +869,7 @@ pub(super) fn translate_syntax_error(
     if message == "invalid keyword: with" {
         return "Strict mode code may not include a with statement".into();
     }
-    let offset = source
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum::<usize>()
-        + column.saturating_sub(1);
+    let offset = line_start(source, line) + column.saturating_sub(1);
     let rest = source.get(offset..).unwrap_or("");
     let rest = rest.trim_start();
     // A regular expression literal's flags: the engine words it as the constructor does.
@@ -1501,6 +1514,14 @@ mod tests {
             translate_syntax_error("expecting ';'", "a\nlet b = foo bar", 2, 13),
             "Unexpected identifier 'bar'"
         );
+        // LS, PS and a lone CR end a line as LF does, for the engine and V8.
+        for terminator in ["\u{2028}", "\u{2029}", "\r", "\r\n"] {
+            let source = format!("a{terminator}let b = foo bar");
+            assert_eq!(
+                translate_syntax_error("expecting ';'", &source, 2, 13),
+                "Unexpected identifier 'bar'"
+            );
+        }
         // TypeScript: `async (` is a call of `async` to V8; `a?:` a conditional.
         assert_eq!(
             translate_syntax_error("expecting ')'", "async (out: number[]) => out", 1, 11),

@@ -23860,6 +23860,7 @@ typedef struct JSParseState {
     JSToken token;
     bool got_lf; /* true if got line feed before the current token */
     const uint8_t *last_ptr;
+    const uint8_t *last_token_ptr; /* first character of the last token */
     const uint8_t *buf_start;
     const uint8_t *buf_ptr;
     const uint8_t *buf_end;
@@ -24078,6 +24079,16 @@ static void js_parse_locate_error(JSParseState *s, const uint8_t *ptr)
                     (int)(ptr - line_start) + 1, backtrace_flags);
 }
 
+/* V8 reports some syntax errors at the last token it consumed (its current
+   token), the one before QuickJS's current token: a misplaced `super`, the
+   `function` of a function statement without a name */
+static int js_parse_error_last_token(JSParseState *s, const char *msg)
+{
+    js_parse_error(s, "%s", msg);
+    js_parse_locate_error(s, s->last_token_ptr);
+    return -1;
+}
+
 static int js_parse_expect(JSParseState *s, int tok)
 {
     char buf[ATOM_GET_STR_BUF_SIZE];
@@ -24229,6 +24240,7 @@ static __exception int js_parse_string(JSParseState *s, int sep,
                                        JSToken *token, const uint8_t **pp)
 {
     const uint8_t *p_next;
+    const uint8_t *esc_ptr; /* the backslash of the current escape */
     int ret;
     uint32_t c;
     StringBuffer b_s, *b = &b_s;
@@ -24261,6 +24273,7 @@ static __exception int js_parse_string(JSParseState *s, int sep,
             break;
         }
         if (c == '\\') {
+            esc_ptr = p - 1;
             c = *p;
             switch(c) {
             case '\0':
@@ -24306,6 +24319,9 @@ static __exception int js_parse_string(JSParseState *s, int sep,
                         js_parse_error(s, "%s are not allowed in %s.",
                                        (c >= '8') ? "\\8 and \\9" : "Octal escape sequences",
                                        (sep == '`') ? "template strings" : "strict mode");
+                        /* V8: an octal escape at its first digit, \8 and \9
+                           at the backslash */
+                        js_parse_locate_error(s, (c >= '8') ? esc_ptr : esc_ptr + 1);
                     }
                     goto fail;
                 } else if (c >= 0x80) {
@@ -24324,6 +24340,9 @@ static __exception int js_parse_string(JSParseState *s, int sep,
                             js_parse_error(s, "Invalid %s escape sequence",
                                            c == 'u' ? "Unicode" : "hexadecimal");
                         }
+                        /* V8 locates an invalid escape at its backslash */
+                        if (do_throw)
+                            js_parse_locate_error(s, esc_ptr);
                         goto fail;
                     } else if (ret < 0) {
                         /* ignore the '\' (could output a warning) */
@@ -24375,6 +24394,12 @@ static const char *v8_leading_zero_error(const uint8_t *p)
     bool decimal = false;
     for (p++; is_digit(*p); p++)
         decimal |= (*p >= '8');
+    /* V8 reads the literal before strict mode judges it: a name character
+       or an escape right after the digits (`00b0`, `07e1`, `08b`) makes no
+       token; a decimal may go on with its exponent */
+    if ((*p == '\\' || (*p < 0x80 && lre_js_is_ident_next(*p))) &&
+        !(decimal && (*p == 'e' || *p == 'E')))
+        return "Invalid or unexpected token";
     if (*p == 'n' || *p == '_')
         return "Invalid or unexpected token";
     if (decimal)
@@ -24410,6 +24435,43 @@ static const char *v8_number_literal_error(const uint8_t *p)
             return "Numeric separators are not allowed at the end of numeric literals";
     }
     return "Invalid or unexpected token";
+}
+
+/* Where V8 locates the malformed numeric literal that starts at p: a misplaced
+   numeric separator at the separator (also the first '_' after the digits of a
+   decimal with a leading zero, `08_0`), anything else at the literal's start */
+static const uint8_t *v8_number_literal_error_pos(const uint8_t *p)
+{
+    const uint8_t *q = p;
+    int radix = 10;
+    bool decimal = false;
+
+    if (p[0] == '0' && p[1] == '_')
+        return p + 1;
+    if (p[0] == '0' && is_digit(p[1])) {
+        for (q = p + 1; is_digit(*q); q++)
+            decimal |= (*q >= '8');
+        return (*q == '_' && decimal) ? q : p;
+    }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        radix = 16;
+    else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+        radix = 8;
+    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+        radix = 2;
+    if (radix != 10)
+        q += 2;
+    for (; is_digit(*q) || lre_js_is_ident_next(*q) || *q == '.'; q++) {
+        if (*q != '_')
+            continue;
+        if (q[1] == '_')
+            return q + 1;
+        if (q == p || from_hex(q[-1]) < 0 || from_hex(q[-1]) >= radix)
+            return p;
+        if (from_hex(q[1]) < 0 || from_hex(q[1]) >= radix)
+            return q;
+    }
+    return p;
 }
 
 static __exception int js_parse_regexp(JSParseState *s)
@@ -24664,6 +24726,7 @@ static __exception int next_token(JSParseState *s)
     s->got_lf = false;
     s->last_line_num = s->token.line_num;
     s->last_col_num = s->token.col_num;
+    s->last_token_ptr = s->token.ptr;
  redo:
     s->token.line_num = s->line_num;
     s->token.col_num = s->col_num;
@@ -24731,12 +24794,23 @@ static __exception int next_token(JSParseState *s)
                 } else if (*p == '\r') {
                     s->got_lf = true; /* considered as LF for ASI */
                     p++;
+                    /* a CR not before LF, LS and PS end a line, as
+                       V8 counts lines */
+                    if (*p != '\n') {
+                        s->line_num++;
+                        s->eol = &p[-1];
+                        s->mark = p;
+                    }
                     s->line_start = p;
                 } else if (*p >= 0x80) {
                     c = utf8_decode(p, &p);
                     /* ignore invalid UTF-8 in comments */
                     if (c == CP_LS || c == CP_PS) {
                         s->got_lf = true; /* considered as LF for ASI */
+                        s->line_num++;
+                        s->line_start = p;
+                        s->eol = &p[-1];
+                        s->mark = p;
                     }
                 } else {
                     p++;
@@ -24754,10 +24828,13 @@ static __exception int next_token(JSParseState *s)
                 if (*p == '\r' || *p == '\n')
                     break;
                 if (*p >= 0x80) {
+                    const uint8_t *p_char = p;
                     c = utf8_decode(p, &p);
                     /* ignore invalid UTF-8 in comments */
-                    /* LS or PS are considered as line terminator */
+                    /* LS or PS are considered as line terminator: left for
+                       the tokenizer, which counts the line as V8 does */
                     if (c == CP_LS || c == CP_PS) {
+                        p = p_char;
                         break;
                     }
                 } else {
@@ -24787,6 +24864,11 @@ static __exception int next_token(JSParseState *s)
         }
         /* V8: a backslash that starts no identifier is no token */
         js_parse_error(s, "Invalid or unexpected token");
+        /* right after a name (`var\u0009x`), the name and the escape are
+           one invalid token, located at the name */
+        if (p == s->last_ptr && p > s->buf_start && p[-1] < 0x80 &&
+            lre_js_is_ident_next(p[-1]))
+            js_parse_locate_error(s, s->last_token_ptr);
         goto fail;
     case 'a': case 'b': case 'c': case 'd':
     case 'e': case 'f': case 'g': case 'h':
@@ -24860,6 +24942,7 @@ static __exception int next_token(JSParseState *s)
         /* in strict mode, octal literals are not accepted */
         if (is_digit(p[1]) && (s->cur_func->is_strict_mode)) {
             js_parse_error(s, "%s", v8_leading_zero_error(p));
+            js_parse_locate_error(s, v8_number_literal_error_pos(p));
             goto fail;
         }
         goto parse_number;
@@ -24891,6 +24974,7 @@ static __exception int next_token(JSParseState *s)
                 JS_FreeValue(s->ctx, ret);
                 s->col_num = max_int(1, s->mark - s->eol);
                 js_parse_error(s, "%s", v8_number_literal_error(p_start));
+                js_parse_locate_error(s, v8_number_literal_error_pos(p_start));
                 goto fail;
             }
             s->token.val = TOK_NUMBER;
@@ -26142,8 +26226,13 @@ typedef enum {
 static int js_parse_error_redeclared(JSParseState *s, JSAtom name)
 {
     char buf[ATOM_GET_STR_BUF_SIZE];
-    return js_parse_error(s, "Identifier '%s' has already been declared",
-                          JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
+    js_parse_error(s, "Identifier '%s' has already been declared",
+                   JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
+    /* V8 locates it at the declared name, the token just read (a function or
+       class declaration relocates it at its keyword, a private name at the
+       element's last token) */
+    js_parse_locate_error(s, s->last_token_ptr);
+    return -1;
 }
 
 static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
@@ -26435,6 +26524,7 @@ static __exception int js_parse_template(JSParseState *s, int call, int *argc)
         s->got_lf = false;
         s->last_line_num = s->token.line_num;
         s->last_col_num = s->token.col_num;
+        s->last_token_ptr = s->token.ptr;
         if (js_parse_template_part(s, s->buf_ptr))
             return -1;
     }
@@ -26607,6 +26697,7 @@ typedef struct JSParsePos {
     const uint8_t *line_start;
     const uint8_t *eol;
     const uint8_t *mark;
+    const uint8_t *last_token_ptr;
 } JSParsePos;
 
 static int js_parse_get_pos(JSParseState *s, JSParsePos *sp)
@@ -26620,6 +26711,7 @@ static int js_parse_get_pos(JSParseState *s, JSParsePos *sp)
     sp->eol = s->eol;
     sp->mark = s->mark;
     sp->got_lf = s->got_lf;
+    sp->last_token_ptr = s->last_token_ptr;
     return 0;
 }
 
@@ -26627,6 +26719,7 @@ static __exception int js_parse_seek_token(JSParseState *s, const JSParsePos *sp
 {
     s->token.line_num = sp->last_line_num;
     s->token.col_num = sp->last_col_num;
+    s->token.ptr = sp->last_token_ptr;
     s->line_num = sp->line_num;
     s->col_num = sp->col_num;
     s->buf_ptr = sp->ptr;
@@ -27206,6 +27299,9 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
     int class_name_var_idx, prop_type, ctor_cpool_offset;
     int class_flags = 0, i, define_class_offset;
     bool is_static, is_private, is_strict_mode;
+    /* a private name declared twice: V8 reports it once the element is read,
+       at its last token */
+    bool private_redeclared;
     const uint8_t *class_start_ptr = s->token.ptr;
     const uint8_t *start_ptr;
     ClassFieldsDef class_fields[2];
@@ -27360,6 +27456,7 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
         }
         is_private = prop_type & PROP_TYPE_PRIVATE;
         prop_type &= ~PROP_TYPE_PRIVATE;
+        private_redeclared = false;
 
         if ((name == JS_ATOM_constructor && !is_static &&
              prop_type != PROP_TYPE_IDENT) ||
@@ -27370,7 +27467,7 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                 js_parse_error(s, "Classes may not have a static property named 'prototype'");
             else if (name == JS_ATOM_hash_constructor &&
                      prop_type == PROP_TYPE_IDENT && s->token.val != '(')
-                js_parse_error(s, "Classes may not have a field named 'constructor'");
+                js_parse_error_last_token(s, "Classes may not have a field named 'constructor'");
             else if (name == JS_ATOM_hash_constructor)
                 js_parse_error(s, "Class constructor may not be a private method");
             else if (prop_type == PROP_TYPE_GET || prop_type == PROP_TYPE_SET)
@@ -27397,8 +27494,8 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                         var_kind == (JS_VAR_PRIVATE_GETTER + is_set) ||
                         (var_kind == (JS_VAR_PRIVATE_GETTER + 1 - is_set) &&
                          is_static != is_static1)) {
-                        goto private_field_already_defined;
-                    }
+                        private_redeclared = true;
+                    } else
                     fd->vars[idx].var_kind = JS_VAR_PRIVATE_GETTER_SETTER;
                 } else {
                     if (add_private_class_field(s, fd, name,
@@ -27415,6 +27512,8 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                                         s->token.col_num,
                                         JS_PARSE_EXPORT_NONE, &method_fd))
                 goto fail;
+            if (private_redeclared)
+                goto private_field_already_defined;
             if (is_private) {
                 method_fd->need_home_object = true; /* needed for brand check */
                 emit_op(s, OP_set_home_object);
@@ -27462,8 +27561,8 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
             if (is_private) {
                 if (find_private_class_field(ctx, fd, name,
                                              fd->scope_level) >= 0) {
-                    goto private_field_already_defined;
-                }
+                    private_redeclared = true;
+                } else
                 if (add_private_class_field(s, fd, name,
                                             JS_VAR_PRIVATE_FIELD, is_static) < 0)
                     goto fail;
@@ -27540,6 +27639,8 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
             s->cur_func = s->cur_func->parent;
             if (js_parse_expect_semi(s))
                 goto fail;
+            if (private_redeclared)
+                goto private_field_already_defined;
         } else {
             JSParseFunctionEnum func_type;
             JSFunctionKindEnum func_kind;
@@ -27710,8 +27811,11 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
 
     /* the class statements have a block level scope */
     if (class_var_name != JS_ATOM_NULL) {
-        if (define_var(s, fd, class_var_name, JS_VAR_DEF_LET) < 0)
+        if (define_var(s, fd, class_var_name, JS_VAR_DEF_LET) < 0) {
+            /* V8 locates the conflict at the `class` keyword */
+            js_parse_locate_error(s, class_start_ptr);
             goto fail;
+        }
         emit_op(s, OP_scope_put_var_init);
         emit_atom(s, class_var_name);
         emit_u16(s, fd->scope_level);
@@ -29000,11 +29104,11 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         if (s->token.val == '(') {
             if (!s->cur_func->super_call_allowed)
-                return js_parse_error(s, "'super' keyword unexpected here");
+                return js_parse_error_last_token(s, "'super' keyword unexpected here");
             call_type = FUNC_CALL_SUPER_CTOR;
         } else if (s->token.val == '.' || s->token.val == '[') {
             if (!s->cur_func->super_allowed)
-                return js_parse_error(s, "'super' keyword unexpected here");
+                return js_parse_error_last_token(s, "'super' keyword unexpected here");
             emit_op(s, OP_scope_get_var);
             emit_atom(s, JS_ATOM_this);
             emit_u16(s, 0);
@@ -29013,7 +29117,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             emit_u16(s, 0);
             emit_op(s, OP_get_super);
         } else {
-            return js_parse_error(s, "'super' keyword unexpected here");
+            return js_parse_error_last_token(s, "'super' keyword unexpected here");
         }
         break;
     case TOK_IMPORT:
@@ -29582,6 +29686,8 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
 {
     int op;
     const uint8_t *operand_ptr;
+    /* with PF_POW_FORBIDDEN, the unary operator this operand follows */
+    const uint8_t *unary_op_ptr = s->last_token_ptr;
 
     switch(s->token.val) {
     case '+':
@@ -29704,8 +29810,12 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
                regarding the precedence of prefix operators and the
                postifx exponential, ES7 specifies that -2**2 is a
                syntax error. */
-            if (parse_flags & PF_POW_FORBIDDEN)
-                return js_parse_error(s, "Unary operator used immediately before exponentiation expression. Parenthesis must be used to disambiguate operator precedence");
+            if (parse_flags & PF_POW_FORBIDDEN) {
+                js_parse_error(s, "Unary operator used immediately before exponentiation expression. Parenthesis must be used to disambiguate operator precedence");
+                /* V8 locates it at the unary operator */
+                js_parse_locate_error(s, unary_op_ptr);
+                return -1;
+            }
             if (next_token(s))
                 return -1;
             if (js_parse_unary(s, PF_POW_ALLOWED))
@@ -39435,6 +39545,8 @@ static __exception int js_parse_function_decl2(JSParseState *s,
     int func_idx, lexical_func_idx = -1;
     bool has_opt_arg;
     bool create_func_var = false;
+    /* V8 locates a declaration's conflict at its `function` keyword */
+    const uint8_t *function_ptr = ptr;
 
     is_expr = (func_type != JS_PARSE_FUNC_STATEMENT &&
                func_type != JS_PARSE_FUNC_VAR);
@@ -39449,6 +39561,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                 return -1;
             func_kind = JS_FUNC_ASYNC;
         }
+        function_ptr = s->token.ptr;
         if (next_token(s))
             return -1;
         if (s->token.val == '*') {
@@ -39483,7 +39596,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                 export_flag != JS_PARSE_EXPORT_DEFAULT) {
                 /* V8 names the rule where the parameters open */
                 if (s->token.val == '(')
-                    return js_parse_error(s, "Function statements require a function name");
+                    return js_parse_error_last_token(s, "Function statements require a function name");
                 return js_parse_error(s, "function name expected");
             }
         }
@@ -39498,6 +39611,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
         /* XXX: should check scope chain */
         if (hf && hf->scope_level == fd->scope_level) {
             js_parse_error_redeclared(s, func_name);
+            js_parse_locate_error(s, function_ptr);
             JS_FreeAtom(ctx, func_name);
             return -1;
         }
@@ -39524,6 +39638,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             /* XXX: should check scope chain */
             if (hf && hf->scope_level == fd->scope_level) {
                 js_parse_error_redeclared(s, func_name);
+                js_parse_locate_error(s, function_ptr);
                 JS_FreeAtom(ctx, func_name);
                 return -1;
             }
@@ -39536,6 +39651,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
                                           JS_VAR_DEF_NEW_FUNCTION_DECL :
                                           JS_VAR_DEF_FUNCTION_DECL);
             if (lexical_func_idx < 0) {
+                js_parse_locate_error(s, function_ptr);
                 JS_FreeAtom(ctx, func_name);
                 return -1;
             }
@@ -40000,8 +40116,10 @@ done:
             if (!s->cur_func->is_global_var) {
                 int var_idx = define_var(s, s->cur_func, func_name, JS_VAR_DEF_VAR);
 
-                if (var_idx < 0)
+                if (var_idx < 0) {
+                    js_parse_locate_error(s, function_ptr);
                     goto fail;
+                }
                 /* the variable will be assigned at the top of the function */
                 if (var_idx & ARGUMENT_VAR_OFFSET) {
                     s->cur_func->args[var_idx - ARGUMENT_VAR_OFFSET].func_pool_idx = idx;
