@@ -363,10 +363,10 @@ mod tests {
             ),
             "대한민국 시간"
         );
-        // No exemplar city in the locale: the zone id's own.
+        // The city of the zone id, not CLDR's exemplar city (`St. John’s` in `en`).
         assert_eq!(
             name(
-                "ha-NG",
+                "en-US",
                 "America/St_Johns",
                 "America/St_Johns",
                 1735689599999,
