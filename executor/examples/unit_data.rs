@@ -26,7 +26,10 @@
 //! default numbering system, and `$<CODE>` a currency's symbol (`s`), narrow symbol (`n`)
 //! and names (`l`: `name`, and by plural); `dp` the day periods' names (`l` wide, `s`
 //! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
-//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`);
+//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`) and the time patterns
+//! (`time-short`…);
+//! `tz`, `mz`, `zn` the time zone formats and names, `rg` the territory names (see
+//! [`zone_names`]; `∅∅∅` where a locale drops its parent's, as CLDR marks it); `mzi`, `mzg`, `pz` (in the root) the zones' metazones (see [`metazones`]);
 //! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
 //! display names.
 
@@ -248,6 +251,155 @@ fn interval_fallback(gregorian: &serde_json::Value, out: &mut Entries) {
     }
 }
 
+/// One locale's time patterns (`HH:mm:ss`), from its `ca-gregorian.json`, under `dt` width
+/// `l`, field `time-<style>`: the digits of a styled hour (`h:mm:ss a` in `es-MX`, `hh:mm:ss a`
+/// in `kn`), kept when an hour cycle replaces the pattern's, and the locale's default hour
+/// cycle (the short pattern's hour, as ICU reads it).
+fn time_patterns(gregorian: &serde_json::Value, out: &mut Entries) {
+    for style in ["full", "long", "medium", "short"] {
+        if let Some(pattern) = gregorian["timeFormats"][style].as_str() {
+            out.insert(("dt".into(), 'l', format!("time-{style}")), pattern.into());
+        }
+    }
+}
+
+/// One locale's time zone names, from its `timeZoneNames.json`: under `tz` (width `l`) the
+/// formats (`gmt`, `hour`, `region`, `region-s`, `region-d`, `fallback`); under `mz` a
+/// metazone's names, width `l` (long) or `s` (short), field `<metazone>:<g s d>` (generic,
+/// standard, daylight); under `zn` a zone's own names, likewise by zone (`Europe/London:d`).
+fn zone_names(names: &serde_json::Value, out: &mut Entries) {
+    for (field, key) in [
+        ("gmt", "gmtFormat"),
+        ("hour", "hourFormat"),
+        ("region", "regionFormat"),
+        ("region-s", "regionFormat-type-standard"),
+        ("region-d", "regionFormat-type-daylight"),
+        ("fallback", "fallbackFormat"),
+    ] {
+        if let Some(p) = names[key].as_str() {
+            out.insert(("tz".into(), 'l', field.into()), p.into());
+        }
+    }
+    let widths = |value: &serde_json::Value, unit: &str, id: &str, out: &mut Entries| {
+        for (width, key) in [('l', "long"), ('s', "short")] {
+            for (kind, name) in [('g', "generic"), ('s', "standard"), ('d', "daylight")] {
+                if let Some(p) = value[key][name].as_str() {
+                    out.insert((unit.into(), width, format!("{id}:{kind}")), p.into());
+                }
+            }
+        }
+    };
+    if let Some(table) = names["metazone"].as_object() {
+        for (id, value) in table {
+            widths(value, "mz", id, out);
+        }
+    }
+    // Zones nest by their path (`America` → `Argentina` → `Buenos_Aires`); a zone is the
+    // object with `_type: zone` or with names or an exemplar city.
+    fn walk(path: &str, value: &serde_json::Value, found: &mut Vec<(String, serde_json::Value)>) {
+        let Some(table) = value.as_object() else {
+            return;
+        };
+        let is_zone = table.contains_key("_type")
+            || table.contains_key("exemplarCity")
+            || table.contains_key("long")
+            || table.contains_key("short");
+        if is_zone && !path.is_empty() {
+            found.push((path.to_string(), value.clone()));
+            return;
+        }
+        for (key, child) in table {
+            let path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}/{key}")
+            };
+            walk(&path, child, found);
+        }
+    }
+    let mut zones = Vec::new();
+    walk("", &names["zone"], &mut zones);
+    // Exemplar cities are left out: the reference's ICU data names a zone's city by its id
+    // (`Sydney समय` in `hi`, `St Johns Time` in `ha`), whatever the locale's CLDR city.
+    for (id, value) in zones {
+        widths(&value, "zn", &id, out);
+    }
+}
+
+/// One locale's territory names, from its `territories.json`, under `rg` (width `l`), for the
+/// location format of a zone (`heure : France`).
+fn territory_names(names: &serde_json::Value, out: &mut Entries) {
+    let Some(table) = names.as_object() else {
+        return;
+    };
+    for (code, name) in table {
+        if code.contains("-alt-") || code.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if let Some(name) = name.as_str() {
+            out.insert(("rg".into(), 'l', code.clone()), name.into());
+        }
+    }
+}
+
+/// The root's zone data, from `metaZones.json` and `primaryZones.json`: under `mzi` (width
+/// `l`) each zone's metazones, `;`-separated `<metazone>,<from>,<to>` (UTC, `YYYY-MM-DD
+/// HH:MM`, empty for open ends); under `mzg` the golden zone of a metazone for a territory
+/// (`Europe_Central:001`); under `pz` the primary zone of a territory.
+fn metazones(metazones: &serde_json::Value, primary: &serde_json::Value, out: &mut Entries) {
+    fn walk(path: &str, value: &serde_json::Value, out: &mut Entries) {
+        if let Some(list) = value.as_array() {
+            let spans: Vec<String> = list
+                .iter()
+                .filter_map(|u| {
+                    let u = &u["usesMetazone"];
+                    Some(format!(
+                        "{},{},{}",
+                        u["_mzone"].as_str()?,
+                        u["_from"].as_str().unwrap_or(""),
+                        u["_to"].as_str().unwrap_or("")
+                    ))
+                })
+                .collect();
+            out.insert(("mzi".into(), 'l', path.to_string()), spans.join(";"));
+            return;
+        }
+        if let Some(table) = value.as_object() {
+            for (key, child) in table {
+                let path = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}/{key}")
+                };
+                walk(&path, child, out);
+            }
+        }
+    }
+    walk("", &metazones["metazoneInfo"]["timezone"], out);
+    if let Some(list) = metazones["metazones"].as_array() {
+        for m in list {
+            let m = &m["mapZone"];
+            if let (Some(mz), Some(zone), Some(territory)) = (
+                m["_other"].as_str(),
+                m["_type"].as_str(),
+                m["_territory"].as_str(),
+            ) {
+                out.insert(
+                    ("mzg".into(), 'l', format!("{mz}:{territory}")),
+                    zone.into(),
+                );
+            }
+        }
+    }
+    if let Some(table) = primary.as_object() {
+        for (territory, zone) in table {
+            if let Some(zone) = zone.as_str() {
+                out.insert(("pz".into(), 'l', territory.clone()), zone.into());
+            }
+        }
+    }
+}
+
 /// A language's day period rules, from `dayPeriods.json`, under `dp` width `r`: the period's
 /// span in minutes, `from-before`, or `@at` for a period at one instant (`noon`).
 fn day_period_rules(rules: &serde_json::Value, out: &mut Entries) {
@@ -337,6 +489,23 @@ fn run(
             let gregorian = &json["main"][&name]["dates"]["calendars"]["gregorian"];
             day_periods(gregorian, &mut own);
             interval_fallback(gregorian, &mut own);
+            time_patterns(gregorian, &mut own);
+        }
+        let zones = dates_dir
+            .join("main")
+            .join(&name)
+            .join("timeZoneNames.json");
+        if zones.exists() {
+            let json = read(&zones)?;
+            zone_names(&json["main"][&name]["dates"]["timeZoneNames"], &mut own);
+        }
+        let territories = names_dir.join("main").join(&name).join("territories.json");
+        if territories.exists() {
+            let json = read(&territories)?;
+            territory_names(
+                &json["main"][&name]["localeDisplayNames"]["territories"],
+                &mut own,
+            );
         }
         let display = names_dir
             .join("main")
@@ -365,6 +534,16 @@ fn run(
             }
         }
     }
+    // The zones' metazones, golden zones and primary zones, in the root locale.
+    let zones = read(&core_dir.join("supplemental/metaZones.json"))?;
+    let primary = read(&core_dir.join("supplemental/primaryZones.json"))?;
+    if let Some(root) = locales.get_mut("und") {
+        metazones(
+            &zones["supplemental"]["metaZones"],
+            &primary["supplemental"]["primaryZones"],
+            root,
+        );
+    }
     // A locale's parent: CLDR's parentLocales, else the tag less its last subtag, else root.
     let parent_of = |name: &str| -> String {
         if name == "und" {
@@ -389,6 +568,15 @@ fn run(
                 continue;
             }
             text.push_str(&format!("{unit}\t{width}\t{field}\t{pattern}\n"));
+        }
+        // CLDR's JSON is resolved, so a zone name the parent has and the locale lacks was
+        // removed by CLDR's `∅∅∅` (`en-001` drops `en`'s `MST`): written as `∅∅∅` so the
+        // lookup stops there instead of taking the parent's.
+        for (unit, width, field) in inherited.into_iter().flat_map(|p| p.keys()) {
+            let zone_unit = matches!(unit.as_str(), "tz" | "mz" | "zn" | "rg");
+            if zone_unit && !own.contains_key(&(unit.clone(), *width, field.clone())) {
+                text.push_str(&format!("{unit}\t{width}\t{field}\t∅∅∅\n"));
+            }
         }
     }
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());

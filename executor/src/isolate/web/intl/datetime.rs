@@ -91,6 +91,15 @@ pub(crate) struct DateFormatter {
     /// The locale as CLDR's table names it (`en-US`), for its date interval fallback.
     #[qjs(skip_trace)]
     tag: String,
+    /// The zone name's style, named from CLDR 48's zone data (`zones.rs`) in place of
+    /// ICU4X's CLDR 49 names; None where no zone name shows or the locale formats as the
+    /// root (`pa`, whose names on the reference are not CLDR's Punjabi ones).
+    #[qjs(skip_trace)]
+    zone_style: Option<ZoneStyle>,
+    /// The zone's CLDR id (`Asia/Calcutta`, `Etc/UTC`, `Etc/GMT` for `+00:00`); None for
+    /// another fixed offset, which ICU names by its offset only.
+    #[qjs(skip_trace)]
+    cldr_zone: Option<String>,
 }
 
 /// How V8 writes a numeric date (`{year, month, day}: "numeric"`): the padding of the day
@@ -300,6 +309,44 @@ impl DayPeriodOnly {
             }
         }
     }
+}
+
+/// The hour field of a CLDR pattern, quoted text left out: its letter and digits (`HH:mm` →
+/// (`H`, 2), `h:mm a` → (`h`, 1)).
+fn pattern_hour(pattern: &str) -> Option<(char, usize)> {
+    let mut quoted = false;
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            quoted = !quoted;
+        } else if !quoted && matches!(c, 'h' | 'H' | 'k' | 'K') {
+            return Some((c, if chars.peek() == Some(&c) { 2 } else { 1 }));
+        }
+    }
+    None
+}
+
+/// The locale with the hour cycle of its CLDR 48 short time pattern (ICU's default: `h:mm a`
+/// makes `es-AR` h12, where ICU4X's CLDR 49 data has a 24-hour clock; `HH 'h' mm` keeps
+/// `fr-CA` on h23), where it names none.
+fn preferred_cycle(mut locale: Locale) -> Locale {
+    let hc = icu::locale::extensions::unicode::key!("hc");
+    if locale.extensions.unicode.keywords.get(&hc).is_some() || locale.id.language.as_str() == "und"
+    {
+        return locale;
+    }
+    let short = super::units::entry(&locale.to_string(), "dt", 'l', "time-short");
+    let cycle = match short.and_then(pattern_hour) {
+        Some(('h', _)) => "h12",
+        Some(('H', _)) => "h23",
+        Some(('K', _)) => "h11",
+        Some(('k', _)) => "h24",
+        _ => return locale,
+    };
+    if let Ok(value) = cycle.parse() {
+        locale.extensions.unicode.keywords.set(hc, value);
+    }
+    locale
 }
 
 /// Whether the resolved options ask for a date field.
@@ -568,7 +615,7 @@ impl DateFormatter {
     /// The formatter for `locale` (with its `-u-ca-`, `-u-nu-` and `-u-hc-` keywords) and the
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
-        let locale = super::formatting_locale(locale);
+        let locale = preferred_cycle(super::formatting_locale(locale));
         let has = |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.is_some()) };
         let styled = has("dateStyle")? || has("timeStyle")?;
         let alone = !styled
@@ -683,9 +730,30 @@ impl DateFormatter {
         } else {
             None
         };
-        let hour_digits = o
+        let mut hour_digits = o
             .get::<_, Option<f64>>("hourDigits")?
             .map(|n| if n >= 2.0 { 2 } else { 1 });
+        // A styled hour keeps the digits of the locale's CLDR 48 time pattern when an hour
+        // cycle replaces the pattern's (`de`'s `HH:mm:ss` on h12: `04:13:20 AM`; `es-MX`'s
+        // `h:mm:ss a`: `1:56:56 a.m.`), but a 24-hour clock replacing a 12-hour pattern's
+        // hour pads it (`el`'s `h:mm a` on h23: `02:31`).
+        if let Some(style) = text(o, "timeStyle")?
+            && locale.id.language.as_str() != "und"
+            && let Some((letter, digits)) =
+                super::units::entry(&locale.to_string(), "dt", 'l', &format!("time-{style}"))
+                    .and_then(pattern_hour)
+        {
+            let hc = icu::locale::extensions::unicode::key!("hc");
+            let cycle = locale
+                .extensions
+                .unicode
+                .keywords
+                .get(&hc)
+                .map(|v| v.to_string());
+            let twelve = matches!(letter, 'h' | 'K');
+            let to_24 = matches!(cycle.as_deref(), Some("h23" | "h24"));
+            hour_digits = Some(if twelve && to_24 { 2 } else { digits });
+        }
         let hant = locale.id.language.as_str() == "zh"
             && (locale.id.script.is_some_and(|s| s.as_str() == "Hant")
                 || locale
@@ -709,6 +777,24 @@ impl DateFormatter {
         };
         let lower_am_pm = locale.id.language.as_str() == "en"
             && locale.id.region.is_some_and(|r| r.as_str() == "IN");
+        let zone_style = if day_period.is_some() || locale.id.language.as_str() == "pa" {
+            None
+        } else {
+            builder(o)?.zone_style
+        };
+        let cldr_zone = if name == "+00:00" {
+            Some("Etc/GMT".to_string())
+        } else if offset_zone(&name).is_some() {
+            None
+        } else {
+            let parsed = icu::time::zone::iana::IanaParserExtended::new()
+                .parse(zone.iana_name().unwrap_or(&name));
+            match parsed.canonical {
+                "" => None,
+                "UTC" | "Etc/UTC" => Some("Etc/UTC".to_string()),
+                c => Some(icu_name(c).to_string()),
+            }
+        };
         Ok(DateFormatter {
             formatter,
             zone,
@@ -730,6 +816,8 @@ impl DateFormatter {
             two_digit_year,
             h24: text(o, "hourCycle")?.as_deref() == Some("h24"),
             tag: locale.to_string(),
+            zone_style,
+            cldr_zone,
         })
     }
 
@@ -875,6 +963,19 @@ impl DateFormatter {
             && parts.get(i + 2).is_some_and(|p| p.0 == "hour")
         {
             parts[i + 1].1 = " ".to_string();
+        }
+        if let Some(style) = self.zone_style
+            && let Some(name) = super::zones::zone_name(
+                &self.tag,
+                self.cldr_zone.as_deref(),
+                &self.zone,
+                ms as i64,
+                style,
+            )
+        {
+            for piece in parts.iter_mut().filter(|p| p.0 == "timeZoneName") {
+                piece.1 = name.clone();
+            }
         }
         // V8 prints a plain space where CLDR puts a narrow no-break one (before AM/PM).
         for piece in &mut parts {

@@ -16,6 +16,7 @@ mod pattern;
 mod region;
 mod text;
 mod units;
+mod zones;
 
 use crate::isolate::text::{Utf16, utf16_value};
 use icu::locale::preferences::extensions::unicode::keywords::CalendarAlgorithm;
