@@ -81,6 +81,11 @@ pub(crate) fn time_zones(region: &str) -> String {
     location_zones(|id| region_of(id) == code)
 }
 
+/// CLDR's short time zone ids that do not begin with their region's code (Gaza, Hebron and
+/// Jerusalem: `jeruslm` would read as Jersey), with the region CLDR's `timezone.xml` gives
+/// their zones.
+const OLDER_IDS: [(&str, &str); 3] = [("gazastrp", "ps"), ("hebron", "ps"), ("jeruslm", "il")];
+
 #[cfg(test)]
 mod tests {
     use super::hour_cycle;
@@ -100,8 +105,3 @@ mod tests {
         assert_eq!(hour_cycle("xx", "ZZ"), "h23");
     }
 }
-
-/// CLDR's short time zone ids that do not begin with their region's code (Gaza, Hebron and
-/// Jerusalem: `jeruslm` would read as Jersey), with the region CLDR's `timezone.xml` gives
-/// their zones.
-const OLDER_IDS: [(&str, &str); 3] = [("gazastrp", "ps"), ("hebron", "ps"), ("jeruslm", "il")];
