@@ -30,6 +30,9 @@
 //! (`time-short`…);
 //! `tz`, `mz`, `zn` the time zone formats and names, `rg` the territory names (see
 //! [`zone_names`]; `∅∅∅` where a locale drops its parent's, as CLDR marks it); `mzi`, `mzg`, `pz` (in the root) the zones' metazones (see [`metazones`]);
+//! `rt:<unit>` the relative
+//! time patterns by width (`future:one`, `past:other`…) and the unit's words by offset
+//! (`-1`, `0`, `1`);
 //! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
 //! display names.
 
@@ -400,6 +403,40 @@ fn metazones(metazones: &serde_json::Value, primary: &serde_json::Value, out: &m
     }
 }
 
+/// One locale's relative time words, from its `dateFields.json`, under `rt:<unit>` (`second`
+/// … `year`) by width (`l` long, `s` short, `n` narrow): the patterns by tense and plural
+/// (`future:one`, `past:other`: `in {0} day`, `{0} days ago`) and the unit's own words by
+/// offset (`-1` yesterday, `0` today, `1` tomorrow; `-2` and `2` where the locale has them).
+fn relative_times(fields: &serde_json::Value, out: &mut Entries) {
+    const UNITS: &[&str] = &[
+        "second", "minute", "hour", "day", "week", "month", "quarter", "year",
+    ];
+    for unit in UNITS {
+        for (width, suffix) in [('l', ""), ('s', "-short"), ('n', "-narrow")] {
+            let Some(field) = fields.get(format!("{unit}{suffix}")) else {
+                continue;
+            };
+            let key = format!("rt:{unit}");
+            for tense in ["future", "past"] {
+                let patterns = &field[format!("relativeTime-type-{tense}")];
+                for plural in PLURALS {
+                    let name = format!("relativeTimePattern-count-{plural}");
+                    if let Some(p) = patterns[name].as_str() {
+                        out.insert((key.clone(), width, format!("{tense}:{plural}")), p.into());
+                    }
+                }
+            }
+            for (name, word) in field.as_object().into_iter().flatten() {
+                if let (Some(offset), Some(word)) =
+                    (name.strip_prefix("relative-type-"), word.as_str())
+                {
+                    out.insert((key.clone(), width, offset.into()), word.into());
+                }
+            }
+        }
+    }
+}
+
 /// A language's day period rules, from `dayPeriods.json`, under `dp` width `r`: the period's
 /// span in minutes, `from-before`, or `@at` for a period at one instant (`noon`).
 fn day_period_rules(rules: &serde_json::Value, out: &mut Entries) {
@@ -506,6 +543,11 @@ fn run(
                 &json["main"][&name]["localeDisplayNames"]["territories"],
                 &mut own,
             );
+        }
+        let fields = dates_dir.join("main").join(&name).join("dateFields.json");
+        if fields.exists() {
+            let json = read(&fields)?;
+            relative_times(&json["main"][&name]["dates"]["fields"], &mut own);
         }
         let display = names_dir
             .join("main")

@@ -188,6 +188,12 @@ pub(crate) struct DurationFormatter {
     units: Vec<Option<CategorizedFormatter<Duration>>>,
     #[qjs(skip_trace)]
     digits: DecimalFormatter,
+    /// The number of a unit in words, grouped as the locale groups.
+    #[qjs(skip_trace)]
+    grouped: DecimalFormatter,
+    /// The tag whose CLDR 48 unit patterns name the units.
+    #[qjs(skip_trace)]
+    names: String,
     #[qjs(skip_trace)]
     separator: String,
     #[qjs(skip_trace)]
@@ -206,6 +212,11 @@ impl DurationFormatter {
         fractional: i32,
     ) -> rquickjs::Result<Self> {
         let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+        // Where workerd's data has no formatting data of the language's own (`pa`), the unit
+        // names are English and the list root's (`1y, 2m, 4d`), measured on the reference.
+        let mut names = super::naming_locale(tag);
+        names.extensions = locale.extensions.clone();
+        let joining = super::formatting_locale(tag);
         let mut s = [Style::Short; 10];
         let mut always = [false; 10];
         for i in 0..10 {
@@ -217,7 +228,7 @@ impl DurationFormatter {
             units.push(match style.width() {
                 Some(width) => Some(
                     CategorizedFormatter::<Duration>::try_new_outlier(
-                        (&locale).into(),
+                        (&names).into(),
                         unit_of(i),
                         UnitsFormatterOptions::from(width),
                     )
@@ -229,6 +240,7 @@ impl DurationFormatter {
         let mut options = DecimalFormatterOptions::default();
         options.grouping_strategy = Some(GroupingStrategy::Never);
         let digits = digit_formatter(&locale, options)?;
+        let grouped = digit_formatter(&locale, DecimalFormatterOptions::default())?;
         let data_locale = DataLocale::from(&locale.id);
         let separator = icu_experimental::provider::Baked
             .load(DataRequest {
@@ -244,7 +256,7 @@ impl DurationFormatter {
             _ => ListLength::Short,
         };
         let list = ListFormatter::try_new_unit(
-            (&locale).into(),
+            (&joining).into(),
             ListFormatterOptions::default().with_length(length),
         )
         .map_err(failure)?;
@@ -254,6 +266,8 @@ impl DurationFormatter {
             fractional: u8::try_from(fractional).ok(),
             units,
             digits,
+            grouped,
+            names: names.to_string(),
             separator,
             list,
         })
@@ -379,11 +393,36 @@ impl DurationFormatter {
 
     /// A unit in words: the number's parts, and the pattern's text cut into the unit's name
     /// and the spacing around it (ICU trims white space off a unit field).
+    ///
+    /// The patterns are CLDR 48's (the units table: `ta` `{0} ம.நே.` where ICU4X's newer
+    /// CLDR has `{0}ம.`), ICU4X's where the table has none.
     fn worded(&self, unit: usize, value: &Decimal) -> Vec<Piece> {
         let Some(Some(f)) = self.units.get(unit) else {
             return Vec::new();
         };
-        let parts = Parts::of(&f.format_fixed_decimal(value));
+        let display = match self.styles[unit] {
+            Style::Long => "long",
+            Style::Narrow => "narrow",
+            _ => "short",
+        };
+        let table =
+            super::units::unit_affixes(&self.names, UNITS[unit], display, &value.to_string(), None);
+        let parts = match table.as_deref() {
+            Some([before, after]) => {
+                let mut parts = Parts::default();
+                parts.text.push_str(before);
+                parts.push_parts(&Parts::of(&self.grouped.format(value)));
+                parts.text.push_str(after);
+                parts
+            }
+            // A plural's pattern without the number (`ar` `يومان`, two days).
+            Some([word]) => {
+                let mut parts = Parts::default();
+                parts.text.push_str(word);
+                parts
+            }
+            _ => Parts::of(&f.format_fixed_decimal(value)),
+        };
         let mut out = Vec::new();
         let u = Some(UNITS[unit]);
         for (kind, text) in parts.pieces(Nesting::Inner) {

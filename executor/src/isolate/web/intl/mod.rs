@@ -13,6 +13,7 @@ mod duration;
 mod number;
 mod parts;
 mod pattern;
+mod plurals;
 mod region;
 mod text;
 mod units;
@@ -191,6 +192,12 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         Function::new(ctx.clone(), |region: String| region::week_info(&region))?,
     )?;
     t.set(
+        "hourCycle",
+        Function::new(ctx.clone(), |language: String, region: String| {
+            region::hour_cycle(&language, &region)
+        })?,
+    )?;
+    t.set(
         "regionZones",
         Function::new(ctx.clone(), |region: String| region::time_zones(&region))?,
     )?;
@@ -200,9 +207,26 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
 
 /// The canonical form of a BCP 47 language tag (case, aliases, extension order), or None
 /// when it is not a well-formed tag.
+/// The language subtag when it has five to eight letters (`posix`), which BCP 47 allows and
+/// ICU4X's `Language` (two or three letters) cannot hold.
+pub(crate) fn long_language(tag: &str) -> Option<&str> {
+    let first = tag.split('-').next()?;
+    ((5..=8).contains(&first.len()) && first.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then_some(first)
+}
+
+/// A stand-in for a long language subtag while ICU4X reads the rest of the tag: a
+/// private-use language, which no CLDR alias names.
+pub(crate) const STAND_IN: &str = "qaa";
+
 fn canonicalize(tag: String) -> Option<String> {
     if tag.contains('_') || tag.is_empty() {
         return None;
+    }
+    if let Some(language) = long_language(&tag) {
+        let rest = canonicalize(format!("{STAND_IN}{}", &tag[language.len()..]))?;
+        let rest = rest.strip_prefix(STAND_IN)?;
+        return Some(format!("{}{rest}", language.to_ascii_lowercase()));
     }
     let mut locale = Locale::try_from_str(&tag).ok()?;
     LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
@@ -395,6 +419,10 @@ fn available(tag: &str, any_language: bool) -> Option<String> {
 
 /// The tag with likely subtags added (`maximize`) or removed (`minimize`).
 fn expand(tag: &str, maximize: bool) -> Option<String> {
+    // A long language subtag has no likely subtags: the tag stays as it is.
+    if long_language(tag).is_some() {
+        return Some(tag.to_string());
+    }
     let mut locale = Locale::try_from_str(tag).ok()?;
     let expander = LocaleExpander::new_extended();
     // CLDR's likely subtags give `und` the language `en` (since CLDR 44: `und` becomes

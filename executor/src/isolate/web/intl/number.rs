@@ -13,13 +13,13 @@ use icu::decimal::options::{
 };
 use icu::decimal::{CompactDecimalFormatter, DecimalFormatter};
 use icu::locale::Locale;
-use icu::plurals::PluralRules;
 use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object, Value};
 use writeable::Part;
 
 use super::parts::{Nesting, Parts};
 use super::pattern::{Pattern, Shown, SignText, Symbol};
+use super::plurals::{Operands, Plurals};
 use super::text::{category_name, plural_locale};
 use super::units;
 
@@ -71,7 +71,7 @@ struct Affixed {
 /// What a currency's name takes: the plural of the number, and the locale's names
 /// and `{0} {1}` patterns by plural.
 struct Names {
-    rules: PluralRules,
+    rules: Plurals,
     tag: String,
     /// `$<CODE>`, the table's key for the currency.
     unit: String,
@@ -287,8 +287,7 @@ impl NumberFormatter {
                     "narrowSymbol" => (units::entry(&tag, &unit, 'n', "symbol").or(symbol), None),
                     "code" => (None, None),
                     "name" => {
-                        let rules = PluralRules::try_new_cardinal((&plural_locale(&tag)).into())
-                            .map_err(data_error)?;
+                        let rules = Plurals::new(&plural_locale(&tag), false);
                         (
                             None,
                             Some(Names {
@@ -492,14 +491,24 @@ impl NumberFormatter {
         }
         let parts = match &self.style {
             Style::Decimal(f) => Parts::of(&f.format(&value)),
-            Style::Affixed(a) => return self.affixed(a, shown, &magnitude, &digits),
+            Style::Affixed(a) => {
+                return self.affixed(a, shown, &magnitude, &digits, special.is_some());
+            }
         };
         Parts::annotated(parts, &digits, self.affix_kind())
     }
 
     /// A number in a percent or currency pattern; a currency's name in the locale's
     /// `{0} {1}` for the number's plural, the number signed as a plain decimal.
-    fn affixed(&self, a: &Affixed, shown: Shown, magnitude: &Decimal, digits: &Parts) -> Parts {
+    /// `special` (NaN or an infinity) takes the name's `other`, as ICU selects for them.
+    fn affixed(
+        &self,
+        a: &Affixed,
+        shown: Shown,
+        magnitude: &Decimal,
+        digits: &Parts,
+        special: bool,
+    ) -> Parts {
         let Some(names) = &a.names else {
             let regrouped;
             let digits = match a.money {
@@ -518,7 +527,11 @@ impl NumberFormatter {
                 .pattern
                 .write(shown, digits, &symbol, &self.minus, &self.plus);
         };
-        let plural = category_name(names.rules.category_for(magnitude));
+        let plural = if special {
+            "other"
+        } else {
+            category_name(names.rules.category_for(&Operands::new(magnitude, None)))
+        };
         let entry = |unit: &str, field: &str| units::entry(&names.tag, unit, 'l', field);
         let name = entry(&names.unit, plural)
             .or_else(|| entry(&names.unit, "other"))

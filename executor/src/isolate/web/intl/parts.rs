@@ -53,11 +53,6 @@ impl Parts {
         parts
     }
 
-    /// Whether some part is of `kind` (`integer`…).
-    pub fn has(&self, kind: &str) -> bool {
-        self.spans.iter().any(|(_, _, p)| p.value == kind)
-    }
-
     /// A styled number's parts, completed: where the styled formatter did not mark the
     /// number's own parts, they are taken from `digits` (the same number formatted alone),
     /// and the text around the number is cut into signs, percent signs, spacing and `affix`

@@ -1,6 +1,7 @@
-//! What a region prefers, for `Intl.Locale`'s `getWeekInfo` and `getTimeZones`: CLDR's
-//! week data through ICU4X (`icu::calendar::week`), and the zones of a region from ICU4X's
-//! time zone data. `intl.js` picks the region (the `-u-rg-` override, the tag's own, or the
+//! What a region prefers, for `Intl.Locale`'s `getWeekInfo`, `getTimeZones` and
+//! `getHourCycles`: CLDR's week data through ICU4X (`icu::calendar::week`), the zones of a
+//! region from ICU4X's time zone data, and CLDR's time data (the reference's release, in
+//! `supplemental.data`). `intl.js` picks the region (the `-u-rg-` override, the tag's own, or the
 //! likely one) and reads the `fw` keyword; these functions answer for the region.
 
 use icu::calendar::week::WeekInformation;
@@ -24,6 +25,38 @@ pub(crate) fn week_info(region: &str) -> String {
         out.push_str(&d.to_string());
     }
     out
+}
+
+/// The hour cycle a language in a region prefers, as ICU's pattern generator reads CLDR's
+/// time data: the language and region's own entry (`ca-ES`), else the region's, else the
+/// world's (`001`: 23 hours).
+pub(crate) fn hour_cycle(language: &str, region: &str) -> &'static str {
+    let mut own = None;
+    let mut regional = None;
+    let mut world = None;
+    let pair = format!("{language}-{region}");
+    for line in super::plurals::DATA.lines() {
+        let mut fields = line.split('\t');
+        if fields.next() != Some("h") {
+            continue;
+        }
+        let (Some(key), Some(symbol)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        if key == pair {
+            own = Some(symbol);
+        } else if key == region {
+            regional = Some(symbol);
+        } else if key == "001" {
+            world = Some(symbol);
+        }
+    }
+    match own.or(regional).or(world) {
+        Some("h") => "h12",
+        Some("K") => "h11",
+        Some("k") => "h24",
+        _ => "h23",
+    }
 }
 
 /// The canonical location zones of a region (`US` → `America/Adak` … `Pacific/Honolulu`),
@@ -52,3 +85,23 @@ pub(crate) fn time_zones(region: &str) -> String {
 /// Jerusalem: `jeruslm` would read as Jersey), with the region CLDR's `timezone.xml` gives
 /// their zones.
 const OLDER_IDS: [(&str, &str); 3] = [("gazastrp", "ps"), ("hebron", "ps"), ("jeruslm", "il")];
+
+#[cfg(test)]
+mod tests {
+    use super::hour_cycle;
+
+    #[test]
+    fn hour_cycles_follow_the_region_and_the_language_region_pairs() {
+        assert_eq!(hour_cycle("en", "US"), "h12");
+        assert_eq!(hour_cycle("en", "GB"), "h23");
+        assert_eq!(hour_cycle("am", "ET"), "h12");
+        assert_eq!(hour_cycle("am", "001"), "h23");
+        assert_eq!(hour_cycle("eo", "001"), "h23");
+        // `fr-CA` and `en-001` have entries of their own, other pairs take the region's.
+        assert_eq!(hour_cycle("fr", "CA"), "h23");
+        assert_eq!(hour_cycle("en", "CA"), "h12");
+        assert_eq!(hour_cycle("en", "001"), "h12");
+        assert_eq!(hour_cycle("de", "001"), "h23");
+        assert_eq!(hour_cycle("xx", "ZZ"), "h23");
+    }
+}

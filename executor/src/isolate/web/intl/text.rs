@@ -7,21 +7,20 @@ use std::cmp::Ordering;
 use fixed_decimal::CompactDecimal;
 use icu::collator::options::{AlternateHandling, CaseLevel, CollatorOptions, Strength};
 use icu::collator::{Collator, CollatorBorrowed};
-use icu::decimal::CompactDecimalFormatter;
-use icu::decimal::options::CompactDecimalFormatterOptions;
+use icu::decimal::options::{CompactDecimalFormatterOptions, DecimalFormatterOptions};
+use icu::decimal::{CompactDecimalFormatter, DecimalFormatter};
 use icu::list::ListFormatter;
 use icu::list::options::{ListFormatterOptions, ListLength};
 use icu::locale::{LanguageIdentifier, Locale};
-use icu::plurals::{PluralCategory, PluralRuleType, PluralRules, PluralRulesOptions};
+use icu::plurals::PluralCategory;
 use icu::segmenter::options::{SentenceBreakInvariantOptions, WordBreakInvariantOptions};
 use icu::segmenter::{GraphemeClusterSegmenter, SentenceSegmenter, WordSegmenter};
-use icu_experimental::relativetime::RelativeTimeFormatter;
-use icu_experimental::relativetime::options::{Numeric, RelativeTimeFormatterOptions};
 use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
 
 use super::number;
 use super::parts::{Nesting, Parts, put};
+use super::plurals::{Operands, Plurals};
 use crate::isolate::text::Utf16;
 
 fn locale(tag: &str) -> Locale {
@@ -47,7 +46,7 @@ pub(crate) fn plural_locale(tag: &str) -> Locale {
 #[rquickjs::class(rename = "PluralSelector")]
 pub(crate) struct PluralSelector {
     #[qjs(skip_trace)]
-    rules: PluralRules,
+    rules: Plurals,
     /// The tag, for compact notation's exponent (the locale's compact patterns decide it).
     #[qjs(skip_trace)]
     tag: String,
@@ -66,16 +65,7 @@ pub(crate) fn category_name(c: PluralCategory) -> &'static str {
 
 impl PluralSelector {
     pub fn new(tag: &str, ordinal: bool) -> rquickjs::Result<Self> {
-        let kind = if ordinal {
-            PluralRuleType::Ordinal
-        } else {
-            PluralRuleType::Cardinal
-        };
-        let rules = PluralRules::try_new(
-            (&plural_locale(tag)).into(),
-            PluralRulesOptions::default().with_type(kind),
-        )
-        .map_err(failure)?;
+        let rules = Plurals::new(&plural_locale(tag), ordinal);
         Ok(PluralSelector {
             rules,
             tag: tag.to_string(),
@@ -92,7 +82,14 @@ impl PluralSelector {
         }
         let mut d = number::rounded(n, &o)?;
         // ICU4C's integer operand keeps the lowest 18 digits (DecimalQuantity::toLong): V8
-        // selects 1e21 as an integer part of 0 (`fr`: "one", `it`: "other").
+        // selects 1e21 as an integer part of 0 (`fr`: "one", `it`: "other"), while `n` stays
+        // the whole number (`ar`: "other", not "zero").
+        let whole = d
+            .absolute
+            .to_string()
+            .split('.')
+            .next()
+            .and_then(|i| i.parse::<u128>().ok());
         if !d.absolute.is_zero() && d.absolute.nonzero_magnitude_start() >= 18 {
             d.absolute.set_max_position(18);
         }
@@ -114,10 +111,13 @@ impl PluralSelector {
             if exponent > 0 {
                 d.multiply_pow10(-i16::from(exponent));
                 let compact = CompactDecimal::from_significand_and_exponent(d, exponent);
-                return Ok(category_name(self.rules.category_for(&compact)));
+                let operands = Operands::new(&compact, None);
+                return Ok(category_name(self.rules.category_for(&operands)));
             }
         }
-        Ok(category_name(self.rules.category_for(&d)))
+        Ok(category_name(
+            self.rules.category_for(&Operands::new(&d, whole)),
+        ))
     }
 
     /// The category of a range.
@@ -134,6 +134,7 @@ impl PluralSelector {
     pub fn categories(&self) -> String {
         self.rules
             .categories()
+            .into_iter()
             .map(category_name)
             .collect::<Vec<_>>()
             .join(" ")
@@ -160,9 +161,12 @@ impl Comparer {
         };
         options.strength = Some(strength);
         options.case_level = case_level;
-        if ignore_punctuation {
-            options.alternate_handling = Some(AlternateHandling::Shifted);
-        }
+        // Set either way: a locale's own default (`th` shifts) yields to the option.
+        options.alternate_handling = Some(if ignore_punctuation {
+            AlternateHandling::Shifted
+        } else {
+            AlternateHandling::NonIgnorable
+        });
         let collator = Collator::try_new((&locale(tag)).into(), options).map_err(failure)?;
         Ok(Comparer { collator })
     }
@@ -208,6 +212,13 @@ pub(crate) fn list<'js>(
 
 /// `value` `unit`s from now in the locale's words: `style` long, short or narrow; `numeric`
 /// always or auto. Answered as parts (the number's parts carry the unit in `intl.js`).
+///
+/// The words are CLDR 48's (the table's `rt:<unit>`; ICU4X's compiled data is a newer CLDR's:
+/// `bn` `৩ সেকেন্ড আগে` where V8 says `পূর্বে`), chosen as ICU's `RelativeDateTimeFormatter`
+/// chooses them: with `numeric: "auto"`, an offset within 1% of -2 … 2 takes the unit's own
+/// word where the locale has one (`yesterday`, `now`; -0 as 0); otherwise the number, rounded
+/// as ICU's default number format rounds (three fraction digits, half to even), goes into the
+/// pattern of its tense (the sign, -0 past) and its plural.
 pub(crate) fn relative<'js>(
     ctx: &Ctx<'js>,
     tag: &str,
@@ -216,53 +227,45 @@ pub(crate) fn relative<'js>(
     unit: &str,
     value: f64,
 ) -> rquickjs::Result<Array<'js>> {
-    let prefs = (&super::formatting_locale(tag)).into();
-    let mut options = RelativeTimeFormatterOptions::default();
-    if numeric == "auto" {
-        options = options.with_numeric(Numeric::Auto);
-    }
-    type Ctor = fn(
-        icu_experimental::relativetime::RelativeTimeFormatterPreferences,
-        RelativeTimeFormatterOptions,
-    ) -> Result<RelativeTimeFormatter, icu_provider::DataError>;
-    let ctor: Ctor = match (style, unit) {
-        ("short", "second") => RelativeTimeFormatter::try_new_short_second,
-        ("short", "minute") => RelativeTimeFormatter::try_new_short_minute,
-        ("short", "hour") => RelativeTimeFormatter::try_new_short_hour,
-        ("short", "day") => RelativeTimeFormatter::try_new_short_day,
-        ("short", "week") => RelativeTimeFormatter::try_new_short_week,
-        ("short", "month") => RelativeTimeFormatter::try_new_short_month,
-        ("short", "quarter") => RelativeTimeFormatter::try_new_short_quarter,
-        ("short", "year") => RelativeTimeFormatter::try_new_short_year,
-        ("narrow", "second") => RelativeTimeFormatter::try_new_narrow_second,
-        ("narrow", "minute") => RelativeTimeFormatter::try_new_narrow_minute,
-        ("narrow", "hour") => RelativeTimeFormatter::try_new_narrow_hour,
-        ("narrow", "day") => RelativeTimeFormatter::try_new_narrow_day,
-        ("narrow", "week") => RelativeTimeFormatter::try_new_narrow_week,
-        ("narrow", "month") => RelativeTimeFormatter::try_new_narrow_month,
-        ("narrow", "quarter") => RelativeTimeFormatter::try_new_narrow_quarter,
-        ("narrow", "year") => RelativeTimeFormatter::try_new_narrow_year,
-        (_, "second") => RelativeTimeFormatter::try_new_long_second,
-        (_, "minute") => RelativeTimeFormatter::try_new_long_minute,
-        (_, "hour") => RelativeTimeFormatter::try_new_long_hour,
-        (_, "day") => RelativeTimeFormatter::try_new_long_day,
-        (_, "week") => RelativeTimeFormatter::try_new_long_week,
-        (_, "month") => RelativeTimeFormatter::try_new_long_month,
-        (_, "quarter") => RelativeTimeFormatter::try_new_long_quarter,
-        _ => RelativeTimeFormatter::try_new_long_year,
+    let locale = super::formatting_locale(tag);
+    let table_tag = locale.to_string();
+    let width = match style {
+        "short" => 's',
+        "narrow" => 'n',
+        _ => 'l',
     };
-    let f = ctor(prefs, options).map_err(failure)?;
-    let mut d = number::exact(value);
-    if value == 0.0 && value.is_sign_negative() {
-        // -0 takes the unit's own word for zero ("now", "today") where the locale has one,
-        // as V8 gives it; else it is past ("0 seconds ago").
-        let zero = Parts::of(&f.format(number::exact(0.0)));
-        if numeric == "auto" && !zero.has("integer") {
-            return zero.to_js(ctx, Nesting::Inner);
+    let key = format!("rt:{unit}");
+    let entry = |field: &str| super::units::entry(&table_tag, &key, width, field);
+    if numeric == "auto" && value > -2.1 && value < 2.1 {
+        let hundredths = (value * 100.0).round() as i32;
+        if hundredths % 100 == 0
+            && let Some(word) = entry(&(hundredths / 100).to_string())
+        {
+            let mut parts = Parts::default();
+            parts.text.push_str(word);
+            return parts.to_js(ctx, Nesting::Inner);
         }
-        d.sign = fixed_decimal::Sign::Negative;
     }
-    let parts = Parts::of(&f.format(d));
+    let past = value.is_sign_negative();
+    let mut d = number::exact(value.abs());
+    d.round(-3);
+    d.absolute.trim_end();
+    let plural = Plurals::new(&plural_locale(tag), false).category_for(&Operands::new(&d, None));
+    let tense = if past { "past" } else { "future" };
+    let pattern = entry(&format!("{tense}:{}", category_name(plural)))
+        .or_else(|| entry(&format!("{tense}:other")))
+        .ok_or_else(|| failure(format!("no relative time pattern for {unit} in {tag}")))?;
+    let digits = DecimalFormatter::try_new((&locale).into(), DecimalFormatterOptions::default())
+        .map_err(failure)?;
+    let mut parts = Parts::default();
+    // A plural's pattern without the number (`ar` `خلال شهرين`, in two months) is all literal.
+    let Some((before, after)) = pattern.split_once("{0}") else {
+        parts.text.push_str(pattern);
+        return parts.to_js(ctx, Nesting::Inner);
+    };
+    parts.text.push_str(before);
+    parts.push_parts(&Parts::of(&digits.format(&d)));
+    parts.text.push_str(after);
     parts.to_js(ctx, Nesting::Inner)
 }
 
@@ -370,6 +373,26 @@ pub(crate) fn display_name(tag: &str, kind: &str, style: &str, code: &str) -> Op
             f.of(code.parse().ok()?).map(str::to_string)
         }
         "language" => {
+            // A language subtag of five to eight letters (`zzzzzzzz-Latn-US`) has no name: the
+            // rest of the tag is named around the subtag itself, as V8 names it
+            // (`zzzzzzzz (Latin, United States)`), or there is none at all.
+            if let Some(language) = super::long_language(code) {
+                let stand_in = format!("{}{}", super::STAND_IN, &code[language.len()..]);
+                let loc: Locale = stand_in.parse().ok()?;
+                if loc.id.script.is_none() && loc.id.region.is_none() && loc.id.variants.is_empty()
+                {
+                    return None;
+                }
+                let f =
+                    LocaleDisplayNamesFormatter::try_new_unstable(provider, prefs, options).ok()?;
+                let named = f.of(&loc).into_owned();
+                let names =
+                    LanguageDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
+                let own = names.of(loc.id.language).unwrap_or(super::STAND_IN);
+                return named
+                    .strip_prefix(own)
+                    .map(|rest| format!("{language}{rest}"));
+            }
             let loc: Locale = code.parse().ok()?;
             if loc.id.script.is_none() && loc.id.region.is_none() && loc.id.variants.is_empty() {
                 let f = LanguageDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
