@@ -24359,6 +24359,10 @@ static const char *v8_leading_zero_error(const uint8_t *p)
         decimal |= (*p >= '8');
     if (*p == 'n' || *p == '_')
         return "Invalid or unexpected token";
+    /* a name right after the literal (`00b0`): no token */
+    if ((((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') &&
+         !(decimal && (*p | 0x20) == 'e')) || *p == '$' || *p == '\\')
+        return "Invalid or unexpected token";
     if (decimal)
         return "Decimals with leading zeros are not allowed in strict mode.";
     return "Octal literals are not allowed in strict mode.";
@@ -31030,7 +31034,7 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     bool has_initializer, is_for_of, has_destructuring;
     int tok, tok1, opcode, scope, block_scope_level;
     int label_next, label_expr, label_cont, label_body, label_break;
-    int pos_next, pos_expr, iterable_line, iterable_col;
+    int pos_next, pos_expr;
     BlockEnv break_entry;
 
     has_initializer = false;
@@ -31224,10 +31228,6 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     }
     if (next_token(s))
         return -1;
-    /* the iterable's position, for the error a value that is not iterable
-       throws (the embedder renders V8's text from the source) */
-    iterable_line = s->token.line_num;
-    iterable_col = s->token.col_num;
     if (is_for_of) {
         if (js_parse_assign_expr(s))
             return -1;
@@ -31245,12 +31245,10 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
         break_entry.has_iterator = true;
         break_entry.is_async_iterator = is_async;
         break_entry.drop_count += 2;
-        if (is_async) {
+        if (is_async)
             emit_op(s, OP_for_await_of_start);
-        } else {
-            emit_source_loc_at(s, iterable_line, iterable_col);
+        else
             emit_op(s, OP_for_of_start);
-        }
         /* on stack: enum_rec */
     } else {
         emit_op(s, OP_for_in_start);
