@@ -97,7 +97,9 @@ pub(super) fn translate_message(message: &str, position: Option<SourcePosition<'
         return position
             .and_then(|p| destructured_at(p.source, p.line, p.column, nullish))
             .map(|(property, source)| match source {
-                // A pattern inside a pattern: V8 reads the property it stands for.
+                // A pattern inside a pattern, or one heading a for-of: V8 reads the property
+                // it stands for (none for an empty pattern).
+                None if property.is_empty() => format!("Cannot read properties of {nullish}"),
                 None => format!("Cannot read properties of {nullish} (reading '{property}')"),
                 // An empty pattern (`function f({}) {}`) names only the value.
                 Some(source) if property.is_empty() => {
@@ -225,6 +227,11 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         let start = at + 4;
         let end = expression_end(text, start, b')');
         let head = text[..at].trim_end();
+        // An array pattern inside an object pattern heading the loop (`for ({ a: [x] } of
+        // list)`): V8 keeps its default text for the element's property.
+        if column < at && for_head_pattern(head).is_some_and(|lhs| lhs.starts_with('{')) {
+            return None;
+        }
         // (a declaration's pattern: an assignment's, `for ([x] of ...)`, keeps the default)
         let declared = head.find('[').is_some_and(|open| {
             let before = head[..open].trim_end();
@@ -304,6 +311,15 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         return Some(Site::Expression("(intermediate value)".into()));
     }
     let rendered = call_site::render(expression)?;
+    // An optional chain: V8 keeps its default text for a for-of over one, and does not print
+    // one it spreads.
+    if rendered.contains("?.") {
+        return match how {
+            Iterated::ForOf => None,
+            Iterated::Spread => Some(Site::Expression(INTERMEDIATE.into())),
+            _ => Some(Site::Expression(rendered)),
+        };
+    }
     if how == Iterated::SpreadArgument {
         return Some(Site::SpreadArgument(rendered));
     }
@@ -317,6 +333,23 @@ fn iterated_at(source: &str, line: usize, column: usize) -> Option<Site> {
         return Some(Site::Call(callee.to_string()));
     }
     Some(Site::Expression(rendered))
+}
+
+/// The left side of the for head that `head` (the text before its ` of `) ends with, its
+/// declaration's keyword left out: `{ a }` for `for (const { a }`.
+fn for_head_pattern(head: &str) -> Option<&str> {
+    let open = head
+        .rfind("for (")
+        .map(|i| i + 5)
+        .or(head.rfind("for(").map(|i| i + 4))?;
+    let lhs = head[open..].trim_start();
+    Some(
+        ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| lhs.strip_prefix(k))
+            .unwrap_or(lhs)
+            .trim_start(),
+    )
 }
 
 /// Whether the source before a pattern ends with a declaration's keyword (`const [a] = …`).
@@ -422,6 +455,24 @@ fn destructured_at(
             continue;
         };
         let inner = text[open + 1..close].trim_start();
+        // An assignment pattern heading a for-of (`for ({ a } of list)`): V8 reads the
+        // element's first property (none for an empty pattern or a rest element).
+        let for_of_target = before.strip_suffix('(').is_some_and(|b| {
+            b.trim_end().strip_suffix("for").is_some_and(|w| {
+                !w.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+            })
+        }) && text[close + 1..].trim_start().starts_with("of ");
+        if for_of_target {
+            let first: String = inner
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            let distance = open.abs_diff(column);
+            if best.as_ref().is_none_or(|(d, _, _)| distance < *d) {
+                best = Some((distance, first, None));
+            }
+            continue;
+        }
         let property: String = inner
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
@@ -890,9 +941,14 @@ pub(super) fn translate_syntax_error(
             return format!("Unexpected identifier '#{word}'");
         }
     }
-    // A backslash outside a string or an identifier's escape is no token at all.
+    // An identifier written with escapes is named by what they spell; a `\u` that spells
+    // nothing is a bad escape; any other backslash outside a string is no token at all.
     if first == '\\' {
-        return "Invalid or unexpected token".into();
+        return match identifier_at(rest) {
+            Some(word) if !word.is_empty() => format!("Unexpected identifier '{word}'"),
+            _ if rest.starts_with("\\u") => "Invalid Unicode escape sequence".into(),
+            _ => "Invalid or unexpected token".into(),
+        };
     }
     // `(a?: T) =>` (TypeScript's optional parameter): V8 reads `a ? ...` as a conditional
     // and stops at the `:`.
@@ -907,10 +963,7 @@ pub(super) fn translate_syntax_error(
         return "missing ) after argument list".into();
     }
     if first.is_alphabetic() || first == '_' || first == '$' {
-        let word: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-            .collect();
+        let word = identifier_at(rest).unwrap_or_default();
         return match word.as_str() {
             w if js_words::MODULE_RESERVED.contains(&w) => "Unexpected reserved word".into(),
             w if js_words::STRICT_RESERVED.contains(&w) => {
@@ -929,12 +982,75 @@ pub(super) fn translate_syntax_error(
     if first == '`' {
         return "Unexpected template string".into();
     }
+    // A character that starts no token (a format character, a symbol outside ASCII).
+    if !first.is_ascii() {
+        return "Invalid or unexpected token".into();
+    }
     let punct = PUNCTUATORS
         .iter()
         .find(|p| rest.starts_with(**p))
         .map(|p| p.to_string())
         .unwrap_or_else(|| first.to_string());
     format!("Unexpected token '{punct}'")
+}
+
+/// The byte offset where the 1-based `line` of `source` starts, the lines counted as the
+/// engine counts them: after LF, a CR not before LF, LS and PS.
+fn line_start(source: &str, line: usize) -> usize {
+    let mut remaining = line.saturating_sub(1);
+    let mut chars = source.char_indices().peekable();
+    while remaining > 0 {
+        let Some((i, c)) = chars.next() else {
+            return source.len();
+        };
+        let ends_line = match c {
+            '\n' | '\u{2028}' | '\u{2029}' => true,
+            '\r' => chars.peek().map(|&(_, next)| next) != Some('\n'),
+            _ => false,
+        };
+        if ends_line {
+            remaining -= 1;
+            if remaining == 0 {
+                return i + c.len_utf8();
+            }
+        }
+    }
+    0
+}
+
+/// The identifier `text` opens with, its escapes (`\u0061`, `\u{61}`) read as what they
+/// spell; `None` when an escape spells no character of a name.
+fn identifier_at(text: &str) -> Option<String> {
+    let mut word = String::new();
+    let mut rest = text;
+    loop {
+        if let Some(after) = rest.strip_prefix("\\u") {
+            let (digits, tail) = match after.strip_prefix('{') {
+                Some(braced) => {
+                    let close = braced.find('}')?;
+                    (&braced[..close], &braced[close + 1..])
+                }
+                None => (after.get(..4)?, &after[4..]),
+            };
+            if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            let c = char::from_u32(u32::from_str_radix(digits, 16).ok()?)?;
+            if !(c.is_alphanumeric() || c == '_' || c == '$') {
+                return None;
+            }
+            word.push(c);
+            rest = tail;
+            continue;
+        }
+        match rest.chars().next() {
+            Some(c) if c.is_alphanumeric() || c == '_' || c == '$' => {
+                word.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+            _ => return Some(word),
+        }
+    }
 }
 
 /// Whether `at` (a byte offset of `source`, at a token that follows an expression) is inside
@@ -968,6 +1084,17 @@ fn in_call_arguments(source: &str, at: usize) -> bool {
                     return false;
                 }
                 if word != "async" && is_v8_keyword(word) {
+                    return false;
+                }
+                // `for await (`: a loop's head, not a call of `await`.
+                if word == "await"
+                    && head[..word_start]
+                        .trim_end()
+                        .strip_suffix("for")
+                        .is_some_and(|before| {
+                            !before.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+                        })
+                {
                     return false;
                 }
                 let ahead = head[..word_start].trim_end();
@@ -1146,6 +1273,90 @@ mod tests {
                 13
             ),
             "Invalid or unexpected token"
+        );
+    }
+
+    #[test]
+    fn lines_are_counted_as_the_engine_counts_them() {
+        // LS, PS and a lone CR end a line for the engine: the token after `x\u{2028}++` is on
+        // the second line, not in the comment after the next LF.
+        let source = "x\u{2028}++;\n// The end";
+        assert_eq!(
+            translate_syntax_error("unexpected token", source, 2, 3),
+            "Unexpected token ';'"
+        );
+        assert_eq!(
+            translate_syntax_error("unexpected token", "a\rb c\nd", 2, 3),
+            "Unexpected identifier 'c'"
+        );
+    }
+
+    #[test]
+    fn an_escaped_identifier_is_named_by_what_it_spells() {
+        assert_eq!(
+            translate_syntax_error("expected 'of'", "for (var x o\\u0066 [])", 1, 12),
+            "Unexpected identifier 'of'"
+        );
+        assert_eq!(
+            translate_syntax_error("unexpected token", "var \\u{00_76} = 1", 1, 5),
+            "Invalid Unicode escape sequence"
+        );
+        assert_eq!(
+            translate_syntax_error("unexpected token", "var a\u{180e} = 1", 1, 6),
+            "Invalid or unexpected token"
+        );
+        // `for await (`: a loop's head, not a call of `await`.
+        assert_eq!(
+            translate_syntax_error("expected 'of'", "for await (var x o\\u0066 [])", 1, 18),
+            "Unexpected identifier 'of'"
+        );
+    }
+
+    #[test]
+    fn a_for_of_over_an_optional_chain_or_a_pattern_keeps_the_default() {
+        let at = |source: &str, column| {
+            translate_message(
+                "undefined is not iterable (cannot read property Symbol(Symbol.iterator))",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            at("for (const key of obj?.a) {}", 19),
+            "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            at("for ({ x: [x] } of [{}]) {}", 11),
+            "undefined is not iterable (cannot read property Symbol(Symbol.iterator))"
+        );
+        assert_eq!(
+            at("for (x of undefined) {}", 11),
+            "undefined is not iterable"
+        );
+        let nullish = |source: &str, column| {
+            translate_message(
+                "Cannot destructure 'null' as it is null.",
+                Some(SourcePosition {
+                    source,
+                    line: 1,
+                    column,
+                }),
+            )
+        };
+        assert_eq!(
+            nullish("for ({} of [null]) {}", 6),
+            "Cannot read properties of null"
+        );
+        assert_eq!(
+            nullish("for ({ a } of [null]) {}", 6),
+            "Cannot read properties of null (reading 'a')"
+        );
+        assert_eq!(
+            nullish("for (const { a } of [null]) {}", 12),
+            "Cannot destructure property 'a' of '.for' as it is null."
         );
     }
 

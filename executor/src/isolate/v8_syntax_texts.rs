@@ -3,7 +3,9 @@
 //! `super`, a class element that may not be, a declaration as a statement's body, a reserved word
 //! where a name is wanted, a misused `import()`, a loop's head, a parameter list, a malformed
 //! numeric literal or escape, an operator's operand; and (patch `0320`) a regular expression
-//! literal's escaped flag. Such a text names the construct, which the token at the error's
+//! literal's escaped flag; (patches `0340`–`0342`) an object literal's or pattern's property,
+//! a for head's bindings, a statement's clauses and labels, an arrow after what cannot be its
+//! parameters. Such a text names the construct, which the token at the error's
 //! position would not, so the executor passes it through as the engine made it rather than
 //! rewording it from that token.
 
@@ -61,10 +63,18 @@ const TEXTS: &[&str] = &[
     "Function statements require a function name",
     "Unexpected private field",
     "Invalid regular expression flags",
+    "Invalid left-hand side in for-in loop: Must have a single binding.",
+    "Invalid left-hand side in for-of loop: Must have a single binding.",
+    "Invalid shorthand property initializer",
+    "Duplicate __proto__ fields are not allowed in object literals",
+    "Missing catch or finally after try",
+    "More than one default clause in switch statement",
+    "'new.target' must not contain escaped characters",
+    "Malformed arrow function parameter list",
 ];
 
 /// The texts that open with a fixed part and name the element after it.
-const PREFIXES: &[&str] = &["Class constructor may not be "];
+const PREFIXES: &[&str] = &["Class constructor may not be ", "Label '"];
 
 /// Whether the engine already worded `message` as V8 does, by the rule broken.
 pub(super) fn worded_by_rule(message: &str) -> bool {

@@ -838,6 +838,7 @@ typedef enum {
     JS_VAR_PRIVATE_SETTER, /* must come after JS_VAR_PRIVATE_GETTER */
     JS_VAR_PRIVATE_GETTER_SETTER, /* must come after JS_VAR_PRIVATE_SETTER */
     JS_VAR_USING, /* using declaration variable */
+    JS_VAR_AWAIT_USING, /* await using declaration variable */
     JS_VAR_USING_METHOD, /* hidden local holding the cached dispose method
                             for the preceding JS_VAR_USING var (always
                             allocated immediately after it). */
@@ -8953,6 +8954,19 @@ static const char *js_v8_object_str(JSContext *ctx, char *buf, int buf_size,
         snprintf(buf, buf_size, "%.*s", (int)b->source_len, b->source);
         return buf;
     }
+    /* a callable proxy prints as its target */
+    if (p->class_id == JS_CLASS_PROXY) {
+        JSProxyData *pd = p->u.opaque;
+        if (pd && pd->is_func && !pd->is_revoked &&
+            JS_VALUE_GET_TAG(pd->target) == JS_TAG_OBJECT)
+            return js_v8_object_str(ctx, buf, buf_size, pd->target);
+    }
+    /* a bound function prints as V8's Function.prototype.toString prints
+       it, without a name */
+    if (p->class_id == JS_CLASS_BOUND_FUNCTION) {
+        snprintf(buf, buf_size, "function () { [native code] }");
+        return buf;
+    }
     if (JS_IsFunction(ctx, val)) {
         char name[ATOM_GET_STR_BUF_SIZE];
         JSValue v = JS_UNDEFINED;
@@ -14251,7 +14265,7 @@ static JSBigInt *js_bigint_pow(JSContext *ctx, const JSBigInt *a, JSBigInt *b)
 
     /* b must be >= 0 */
     if (js_bigint_sign(b)) {
-        JS_ThrowRangeError(ctx, "BigInt negative exponent");
+        JS_ThrowRangeError(ctx, "Exponent must be positive");
         return NULL;
     }
     if (b->len == 1 && b->tab[0] == 0) {
@@ -17426,7 +17440,15 @@ static no_inline int js_shr_slow(JSContext *ctx, JSValue *sp)
         JS_VALUE_GET_TAG(op1) == JS_TAG_SHORT_BIG_INT ||
         JS_VALUE_GET_TAG(op2) == JS_TAG_BIG_INT ||
         JS_VALUE_GET_TAG(op2) == JS_TAG_SHORT_BIG_INT) {
-        JS_ThrowTypeError(ctx, "BigInts have no unsigned right shift, use >> instead");
+        bool big1 = JS_VALUE_GET_TAG(op1) == JS_TAG_BIG_INT ||
+            JS_VALUE_GET_TAG(op1) == JS_TAG_SHORT_BIG_INT;
+        bool big2 = JS_VALUE_GET_TAG(op2) == JS_TAG_BIG_INT ||
+            JS_VALUE_GET_TAG(op2) == JS_TAG_SHORT_BIG_INT;
+        /* V8 refuses a BigInt beside another type as any operator does */
+        if (big1 != big2)
+            JS_ThrowTypeError(ctx, "Cannot mix BigInt and other types, use explicit conversions");
+        else
+            JS_ThrowTypeError(ctx, "BigInts have no unsigned right shift, use >> instead");
         JS_FreeValue(ctx, op1);
         JS_FreeValue(ctx, op2);
         goto exception;
@@ -18402,6 +18424,15 @@ static int JS_IteratorClose(JSContext *ctx, JSValueConst enum_obj,
         goto done;
     }
     if (JS_IsUndefined(method) || JS_IsNull(method)) {
+        goto done;
+    }
+    if (!JS_IsFunction(ctx, method)) {
+        /* V8's default call site */
+        char buf[V8_VALUE_STR_BUF_SIZE];
+        JS_ThrowTypeError(ctx, "%s is not a function",
+                          js_v8_default_call_site(ctx, buf, sizeof(buf), method));
+        JS_FreeValue(ctx, method);
+        res = -1;
         goto done;
     }
     ret = JS_CallFree(ctx, method, enum_obj, 0, NULL);
@@ -20068,6 +20099,8 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
 #define JS_THROW_ERROR_PRIVATE_METHOD_RO  5
 #define JS_THROW_ERROR_PRIVATE_NO_SETTER  6
 #define JS_THROW_ERROR_PRIVATE_NO_GETTER  7
+#define JS_THROW_VAR_USING_RO       8
+#define JS_THROW_VAR_AWAIT_USING_RO 9
             {
                 JSAtom atom;
                 int type;
@@ -20087,7 +20120,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                     JS_ThrowReferenceError(ctx, "Unsupported reference to 'super'");
                 else
                 if (type == JS_THROW_ERROR_ITERATOR_THROW)
-                    JS_ThrowTypeError(ctx, "iterator does not have a throw method");
+                    JS_ThrowTypeError(ctx, "The iterator does not provide a 'throw' method.");
                 else
                 if (type == JS_THROW_ERROR_PRIVATE_METHOD_RO)
                     JS_ThrowTypeErrorAtom(ctx, "Private method '%s' is not writable", atom);
@@ -20097,6 +20130,12 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 else
                 if (type == JS_THROW_ERROR_PRIVATE_NO_GETTER)
                     JS_ThrowTypeErrorAtom(ctx, "'%s' was defined without a getter", atom);
+                else
+                if (type == JS_THROW_VAR_USING_RO)
+                    JS_ThrowTypeError(ctx, "Assignment to using variable.");
+                else
+                if (type == JS_THROW_VAR_AWAIT_USING_RO)
+                    JS_ThrowTypeError(ctx, "Assignment to await using variable.");
                 else
                     JS_ThrowInternalError(ctx, "invalid throw var type %d", type);
             }
@@ -21444,6 +21483,19 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 int ret;
                 JSAtom atom;
                 sf->cur_pc = pc;
+                if (JS_IsNull(sp[-3]) || JS_IsUndefined(sp[-3])) {
+                    /* V8: a home object without a prototype, as a write
+                       to a property of null */
+                    atom = JS_ValueToAtom(ctx, sp[-2]);
+                    if (unlikely(atom == JS_ATOM_NULL))
+                        goto exception;
+                    JS_ThrowTypeErrorAtom(ctx, JS_IsNull(sp[-3]) ?
+                                          "Cannot set properties of null (setting '%s')" :
+                                          "Cannot set properties of undefined (setting '%s')",
+                                          atom);
+                    JS_FreeAtom(ctx, atom);
+                    goto exception;
+                }
                 if (JS_VALUE_GET_TAG(sp[-3]) != JS_TAG_OBJECT) {
                     JS_ThrowTypeErrorNotAnObject(ctx);
                     goto exception;
@@ -24402,6 +24454,10 @@ static const char *v8_leading_zero_error(const uint8_t *p)
         return "Invalid or unexpected token";
     if (*p == 'n' || *p == '_')
         return "Invalid or unexpected token";
+    /* a name right after the literal (`00b0`): no token */
+    if ((((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') &&
+         !(decimal && (*p | 0x20) == 'e')) || *p == '$' || *p == '\\')
+        return "Invalid or unexpected token";
     if (decimal)
         return "Decimals with leading zeros are not allowed in strict mode.";
     return "Octal literals are not allowed in strict mode.";
@@ -26928,11 +26984,41 @@ static void set_object_name_computed(JSParseState *s)
     }
 }
 
+/* V8 reads a property name followed by ',', '}' or '=' as a shorthand
+   property: a name no shorthand can bind (a number, a string, a computed name,
+   a keyword, a reserved word) is the token V8 finds unexpected, reported at
+   the name. `tok` and `atom` are the name's token, `ptr` its position. */
+static int js_parse_error_shorthand_name(JSParseState *s, int tok, JSAtom atom,
+                                         const uint8_t *ptr)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+
+    if (tok == TOK_NUMBER)
+        js_parse_error(s, "Unexpected number");
+    else if (tok == TOK_STRING)
+        js_parse_error(s, "Unexpected string");
+    else if (tok == TOK_AWAIT || tok == TOK_ENUM)
+        js_parse_error(s, "Unexpected reserved word");
+    else if (tok >= TOK_IMPLEMENTS && tok <= TOK_YIELD)
+        js_parse_error(s, "Unexpected strict mode reserved word");
+    else if (tok >= TOK_FIRST_KEYWORD && tok <= TOK_LAST_KEYWORD)
+        js_parse_error(s, "Unexpected token '%s'",
+                       JS_AtomGetStr(s->ctx, buf, sizeof(buf), atom));
+    else if (tok == '[')
+        js_parse_error(s, "Unexpected token '['");
+    else
+        return js_parse_expect(s, ':');
+    js_parse_locate_error(s, ptr);
+    return -1;
+}
+
 static __exception int js_parse_object_literal(JSParseState *s)
 {
     JSAtom name = JS_ATOM_NULL;
     const uint8_t *start_ptr;
-    int start_line, start_col, prop_type;
+    int start_line, start_col, prop_type, name_tok;
+    JSAtom name_atom;
+    const uint8_t *cover_init_ptr = NULL;
     bool has_proto;
 
     if (next_token(s))
@@ -26959,10 +27045,17 @@ static __exception int js_parse_object_literal(JSParseState *s)
             goto next;
         }
 
+        name_tok = s->token.val;
+        name_atom = token_is_ident(name_tok) ? s->token.u.ident.atom : JS_ATOM_NULL;
         prop_type = js_parse_property_name(s, &name, true, true, false);
         if (prop_type < 0)
             goto fail;
 
+        if (prop_type == PROP_TYPE_IDENT &&
+            (s->token.val == ',' || s->token.val == '}' || s->token.val == '=')) {
+            js_parse_error_shorthand_name(s, name_tok, name_atom, start_ptr);
+            goto fail;
+        }
         if (prop_type == PROP_TYPE_VAR) {
             /* shortcut for x: x */
             emit_op(s, OP_scope_get_var);
@@ -26970,6 +27063,15 @@ static __exception int js_parse_object_literal(JSParseState *s)
             emit_u16(s, s->cur_func->scope_level);
             emit_op(s, OP_define_field);
             emit_atom(s, name);
+            if (s->token.val == '=') {
+                /* V8: `{ a = 1 }` is only a pattern's, never an object's;
+                   refused once the literal is read whole */
+                if (!cover_init_ptr)
+                    cover_init_ptr = start_ptr;
+                if (next_token(s) || js_parse_assign_expr(s))
+                    goto fail;
+                emit_op(s, OP_drop);
+            }
         } else if (s->token.val == '(') {
             bool is_getset = (prop_type == PROP_TYPE_GET ||
                               prop_type == PROP_TYPE_SET);
@@ -27016,7 +27118,8 @@ static __exception int js_parse_object_literal(JSParseState *s)
                 emit_op(s, OP_drop);
             } else if (name == JS_ATOM___proto__) {
                 if (has_proto) {
-                    js_parse_error(s, "duplicate __proto__ property name");
+                    js_parse_error(s, "Duplicate __proto__ fields are not allowed in object literals");
+                    js_parse_locate_error(s, start_ptr);
                     goto fail;
                 }
                 emit_op(s, OP_set_proto);
@@ -27037,6 +27140,11 @@ static __exception int js_parse_object_literal(JSParseState *s)
     }
     if (js_parse_expect(s, '}'))
         goto fail;
+    if (cover_init_ptr) {
+        js_parse_error(s, "Invalid shorthand property initializer");
+        js_parse_locate_error(s, cover_init_ptr);
+        return -1;
+    }
     return 0;
  fail:
     JS_FreeAtom(s->ctx, name);
@@ -28410,8 +28518,9 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
 {
     int label_parse, label_assign, label_done, label_lvalue, depth_lvalue;
     int start_addr, assign_addr;
-    JSAtom prop_name, var_name;
-    int opcode, scope, tok1, skip_bits;
+    JSAtom prop_name, var_name, name_atom;
+    int opcode, scope, tok1, skip_bits, name_tok;
+    const uint8_t *name_ptr;
     bool has_initializer;
 
     label_lvalue = -1;
@@ -28487,9 +28596,29 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
                 emit_u8(s, 0 | ((depth_lvalue + 1) << 2) | ((depth_lvalue + 2) << 5));
                 goto set_val;
             }
-            prop_type = js_parse_property_name(s, &prop_name, false, true, false);
+            /* V8 reads the pattern as an object literal first: a method or
+               an accessor is no target, and a name no shorthand can bind is
+               the token at fault, both reported at the property */
+            name_ptr = s->token.ptr;
+            name_tok = s->token.val;
+            name_atom = token_is_ident(name_tok) ? s->token.u.ident.atom : JS_ATOM_NULL;
+            prop_type = js_parse_property_name(s, &prop_name, true, true, false);
             if (prop_type < 0)
                 return -1;
+            var_name = JS_ATOM_NULL;
+            if ((prop_type != PROP_TYPE_IDENT && prop_type != PROP_TYPE_VAR) ||
+                (prop_type == PROP_TYPE_IDENT && s->token.val == '(')) {
+                js_parse_error(s, "Invalid destructuring assignment target");
+                js_parse_locate_error(s, name_ptr);
+                goto prop_error;
+            }
+            if (prop_type == PROP_TYPE_IDENT && s->token.val != ':') {
+                if (s->token.val == ',' || s->token.val == '}' || s->token.val == '=')
+                    js_parse_error_shorthand_name(s, name_tok, name_atom, name_ptr);
+                else
+                    js_parse_expect(s, ':');
+                goto prop_error;
+            }
             var_name = JS_ATOM_NULL;
             opcode = OP_scope_get_var;
             scope = s->cur_func->scope_level;
@@ -28964,6 +29093,20 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         }
         break;
     case '(':
+        /* V8 reads `()` as the head of an arrow function wherever it is:
+           the arrow left where none may be is refused where it stands */
+        if (peek_token(s, false) == ')') {
+            JSParsePos pos;
+            js_parse_get_pos(s, &pos);
+            if (next_token(s) || next_token(s))
+                return -1;
+            if (s->token.val == TOK_ARROW) {
+                emit_op(s, OP_undefined);
+                break;
+            }
+            if (js_parse_seek_token(s, &pos))
+                return -1;
+        }
         if (js_parse_expr_paren(s))
             return -1;
         break;
@@ -29075,6 +29218,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         if (s->token.val == '.') {
             if (next_token(s))
                 return -1;
+            if (s->token.val == TOK_IDENT && s->token.u.ident.atom == JS_ATOM_target &&
+                s->token.u.ident.has_escape)
+                return js_parse_error(s, "'new.target' must not contain escaped characters");
             if (!token_is_pseudo_keyword(s, JS_ATOM_target))
                 return js_parse_error(s, "expecting target");
             if (!s->cur_func->new_target_allowed)
@@ -29766,8 +29912,19 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
         parse_flags = 0;
         break;
     case TOK_AWAIT:
-        if (!(s->cur_func->func_kind & JS_FUNC_ASYNC))
+        if (!(s->cur_func->func_kind & JS_FUNC_ASYNC)) {
+            /* V8 reads the parameters of an arrow function in an async
+               function as an expression there first */
+            if (s->cur_func->func_type == JS_PARSE_FUNC_ARROW &&
+                !s->cur_func->in_function_body && s->cur_func->parent &&
+                (s->cur_func->parent->func_kind & JS_FUNC_ASYNC)) {
+                /* refused once its operand is read */
+                if (next_token(s) || js_parse_unary(s, PF_POW_FORBIDDEN))
+                    return -1;
+                return js_parse_error(s, "Illegal await-expression in formal parameters of async function");
+            }
             return js_parse_error(s, "unexpected 'await' keyword");
+        }
         if (!s->cur_func->in_function_body) {
             /* V8 reads an arrow's parameters as an expression first */
             if (s->cur_func->func_type == JS_PARSE_FUNC_ARROW)
@@ -30099,8 +30256,14 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
     if (s->token.val == TOK_YIELD) {
         bool is_star = false, is_async;
 
-        if (!(s->cur_func->func_kind & JS_FUNC_GENERATOR))
+        if (!(s->cur_func->func_kind & JS_FUNC_GENERATOR)) {
+            /* V8: an arrow function's parameters in a generator */
+            if (s->cur_func->func_type == JS_PARSE_FUNC_ARROW &&
+                !s->cur_func->in_function_body && s->cur_func->parent &&
+                (s->cur_func->parent->func_kind & JS_FUNC_GENERATOR))
+                return js_parse_error(s, "Yield expression not allowed in formal parameter");
             return js_parse_error(s, "unexpected 'yield' keyword");
+        }
         if (!s->cur_func->in_function_body)
             return js_parse_error(s, "Yield expression not allowed in formal parameter");
         if (next_token(s))
@@ -30284,6 +30447,16 @@ static __exception int js_parse_assign_expr2(JSParseState *s, int parse_flags)
     target_ptr = s->token.ptr;
     if (js_parse_cond_expr(s, parse_flags))
         return -1;
+    if (s->token.val == TOK_ARROW) {
+        /* V8: an arrow after what cannot be its parameters, or after a
+           line break */
+        if (s->got_lf)
+            return js_parse_error(s, "Unexpected token '=>'");
+        /* at what stands for the parameters */
+        js_parse_error(s, "Malformed arrow function parameter list");
+        js_parse_locate_error(s, target_ptr);
+        return -1;
+    }
 
     op = s->token.val;
     if (op == '=' || (op >= TOK_MUL_ASSIGN && op <= TOK_POW_ASSIGN)) {
@@ -30505,12 +30678,17 @@ static __exception int emit_break(JSParseState *s, JSAtom name, int is_cont)
 {
     BlockEnv *top;
     int i, scope_level;
+    bool labels_statement = false;
 
     scope_level = s->cur_func->scope_level;
     top = s->cur_func->top_break;
     while (top != NULL) {
         close_scopes(s, scope_level, top->scope_level);
         scope_level = top->scope_level;
+        /* a continue whose label names a statement that is no loop */
+        if (is_cont && name != JS_ATOM_NULL && top->label_name == name &&
+            top->label_cont == -1)
+            labels_statement = true;
         if (is_cont &&
             top->label_cont != -1 &&
             (name == JS_ATOM_NULL || top->label_name == name)) {
@@ -30554,6 +30732,9 @@ static __exception int emit_break(JSParseState *s, JSAtom name, int is_cont)
     } else {
         /* V8: Undefined label 'outer' */
         char buf[ATOM_GET_STR_BUF_SIZE];
+        if (labels_statement)
+            return js_parse_error(s, "Illegal continue statement: '%s' does not denote an iteration statement",
+                                  JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
         return js_parse_error(s, "Undefined label '%s'",
                               JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
     }
@@ -30745,6 +30926,11 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
                                                  JS_VAR_USING_METHOD);
                 if (using_method_idx < 0)
                     goto var_error;
+                /* the binding itself is the var before: V8 names its
+                   declaration when it is assigned */
+                if ((parse_flags & PF_AWAIT_USING) && using_method_idx > 0 &&
+                    fd->vars[using_method_idx - 1].var_kind == JS_VAR_USING)
+                    fd->vars[using_method_idx - 1].var_kind = JS_VAR_AWAIT_USING;
                 fd->vars[using_method_idx].is_lexical = 1;
                 fd->vars[using_method_idx].is_const = 1;
             }
@@ -30822,8 +31008,9 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
                 }
             } else {
                 if (tok == TOK_CONST || tok == TOK_USING) {
-                    js_parse_error(s, tok == TOK_CONST ? "Missing initializer in const declaration"
-                                                      : "Missing initializer in using declaration");
+                    js_parse_error(s, tok == TOK_CONST ? "Missing initializer in const declaration" :
+                                   (parse_flags & PF_AWAIT_USING) ? "Missing initializer in await using declaration"
+                                                                  : "Missing initializer in using declaration");
                     goto var_error;
                 }
                 if (tok == TOK_LET) {
@@ -30841,7 +31028,8 @@ static __exception int js_parse_var(JSParseState *s, int parse_flags, int tok,
             &&  js_parse_skip_parens_token(s, &skip_bits, false) == '=') {
                 /* using declarations do not allow binding patterns */
                 if (tok == TOK_USING) {
-                    return js_parse_error(s, "binding patterns are not allowed in using declarations");
+                    /* V8's text, for `using` and `await using` alike */
+                    return js_parse_error(s, "Missing initializer in using declaration");
                 }
                 emit_op(s, OP_undefined);
                 if (js_parse_destructuring_element(s, tok, false, true, skip_bits & SKIP_HAS_ELLIPSIS, true, export_flag) < 0)
@@ -30940,6 +31128,79 @@ static int is_using(JSParseState *s, bool is_for_of)
     return res;
 }
 
+/* V8 reads every binding of a for head's declaration before it finds the
+   loop is a for-in or a for-of one: more than one binding is refused by the
+   loop's name, otherwise the head wants the ';' of a for(;;) loop */
+static int js_parse_error_for_bindings(JSParseState *s, int tok, bool is_async)
+{
+    while (s->token.val == ',') {
+        if (next_token(s))
+            return -1;
+        if (s->token.val == '[' || s->token.val == '{') {
+            if (js_parse_destructuring_element(s, tok, false, true, -1, false, false) < 0)
+                return -1;
+        } else if (s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved) {
+            if (next_token(s))
+                return -1;
+        } else {
+            return js_parse_expect(s, TOK_IDENT);
+        }
+        if (s->token.val == '=') {
+            if (next_token(s) || js_parse_assign_expr2(s, 0))
+                return -1;
+        }
+    }
+    if (s->token.val == TOK_IN || token_is_pseudo_keyword(s, JS_ATOM_of))
+        return js_parse_error(s, "Invalid left-hand side in %s loop: Must have a single binding.",
+                              is_async ? "for-await-of" :
+                              s->token.val == TOK_IN ? "for-in" : "for-of");
+    if (s->token.val == ';')
+        return js_parse_error(s, "Unexpected token ';'");
+    return js_parse_expect(s, ';');
+}
+
+/* V8 reads a for(;;) head whose first part 'in' or 'of' follows as a for-in
+   or for-of head: a first part that is no assignment target is refused at
+   it, otherwise the head must close after the object */
+static int js_parse_error_for_in_head(JSParseState *s, bool is_target,
+                                      const uint8_t *target_ptr)
+{
+    bool is_of = s->token.val != TOK_IN;
+
+    if (!is_target) {
+        js_parse_error(s, "Invalid left-hand side in for-loop");
+        js_parse_locate_error(s, target_ptr);
+        return -1;
+    }
+    if (next_token(s))
+        return -1;
+    if (is_of ? js_parse_assign_expr(s) : js_parse_expr(s))
+        return -1;
+    if (s->token.val != ')')
+        return js_parse_expect(s, ')');
+    return js_parse_expect(s, ';');
+}
+
+/* whether the expression just parsed is a target get_lvalue accepts */
+static bool js_is_assignment_target(JSParseState *s)
+{
+    JSFunctionDef *fd = s->cur_func;
+    JSAtom name;
+
+    switch (get_prev_opcode(fd)) {
+    case OP_scope_get_var:
+        name = get_u32(fd->byte_code.buf + fd->last_opcode_pos + 1);
+        return name != JS_ATOM_this && name != JS_ATOM_new_target;
+    case OP_get_field:
+    case OP_scope_get_private_field:
+    case OP_get_array_el:
+    case OP_get_super_value:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* XXX: handle IteratorClose when exiting the loop before the
    enumeration is done */
 static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
@@ -31012,10 +31273,17 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
             tok = TOK_USING;
     }
     if (tok == TOK_VAR || tok == TOK_LET || tok == TOK_CONST || tok == TOK_USING) {
+        const uint8_t *decl_ptr = s->token.ptr;
         if (next_token(s))
             return -1;
 
         if (!(s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved)) {
+            if (tok == TOK_LET && s->token.val == TOK_IN && fd->is_strict_mode) {
+                /* V8: `for (let in o)` names `let` a reserved word */
+                js_parse_error(s, "Unexpected strict mode reserved word");
+                js_parse_locate_error(s, decl_ptr);
+                return -1;
+            }
             if (s->token.val == '[' || s->token.val == '{') {
                 int ret;
                 s->in_for_await_binding = is_async;
@@ -31051,6 +31319,9 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
                     JS_FreeAtom(s->ctx, var_name);
                     return -1;
                 }
+                if (is_await_using && mi > 0 &&
+                    fd->vars[mi - 1].var_kind == JS_VAR_USING)
+                    fd->vars[mi - 1].var_kind = JS_VAR_AWAIT_USING;
                 fd->vars[mi].is_lexical = 1;
                 fd->vars[mi].is_const = 1;
                 emit_op(s, OP_using_check);
@@ -31129,6 +31400,9 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
             return js_parse_error(s, "for-%s loop variable declaration may not have an initializer.",
                                   is_async ? "await-of" : is_for_of ? "of" : "in");
         }
+    } else if (s->token.val == ',' &&
+               (tok == TOK_VAR || tok == TOK_LET || tok == TOK_CONST || tok == TOK_USING)) {
+        return js_parse_error_for_bindings(s, tok, is_async);
     } else {
         return js_parse_error(s, "expected 'of' or 'in' in for control expression");
     }
@@ -31293,7 +31567,9 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
 
         for (be = s->cur_func->top_break; be; be = be->prev) {
             if (be->label_name == label_name) {
-                js_parse_error(s, "duplicate label name");
+                char buf[ATOM_GET_STR_BUF_SIZE];
+                js_parse_error(s, "Label '%s' has already been declared",
+                               JS_AtomGetStr(ctx, buf, sizeof(buf), label_name));
                 goto fail;
             }
         }
@@ -31338,7 +31614,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
             goto fail;
         }
         if (s->cur_func->func_type == JS_PARSE_FUNC_CLASS_STATIC_INIT) {
-            js_parse_error(s, "return in a static initializer block");
+            js_parse_error(s, "Illegal return statement");
             goto fail;
         }
         if (next_token(s))
@@ -31354,11 +31630,16 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
             goto fail;
         break;
     case TOK_THROW:
-        if (next_token(s))
-            goto fail;
-        if (s->got_lf) {
-            js_parse_error(s, "line terminator not allowed after throw");
-            goto fail;
+        {
+            const uint8_t *throw_ptr = s->token.ptr;
+            if (next_token(s))
+                goto fail;
+            if (s->got_lf) {
+                /* V8 reports it at the keyword */
+                js_parse_error(s, "Illegal newline after throw");
+                js_parse_locate_error(s, throw_ptr);
+                goto fail;
+            }
         }
         emit_source_loc(s);
         if (js_parse_expr(s))
@@ -31621,11 +31902,27 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                         pf |= PF_AWAIT_USING;
                     if (next_token(s))
                         goto fail;
+                    /* `var a in o;`: V8 reads a for-in head */
+                    if (s->token.val == TOK_IDENT && !s->token.u.ident.is_reserved) {
+                        int next = peek_token(s, false);
+                        if (next == TOK_IN || next == TOK_OF) {
+                            if (!next_token(s))
+                                js_parse_error_for_in_head(s, true, NULL);
+                            goto fail;
+                        }
+                    }
                     if (js_parse_var(s, pf, tok, /*export_flag*/false))
                         goto fail;
                 } else {
+                    const uint8_t *init_ptr = s->token.ptr;
+                    bool init_pattern = (s->token.val == '[' || s->token.val == '{');
                     if (js_parse_expr2(s, false))
                         goto fail;
+                    if (s->token.val == TOK_IN || token_is_pseudo_keyword(s, JS_ATOM_of)) {
+                        js_parse_error_for_in_head(s, init_pattern || js_is_assignment_target(s),
+                                                   init_ptr);
+                        goto fail;
+                    }
                     emit_op(s, OP_drop);
                 }
 
@@ -31823,7 +32120,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                     if (js_parse_expect(s, ':'))
                         goto fail;
                     if (default_label_pos >= 0) {
-                        js_parse_error(s, "duplicate default");
+                        js_parse_error(s, "More than one default clause in switch statement");
                         goto fail;
                     }
                     if (label_case < 0) {
@@ -31852,7 +32149,10 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                         if (u < 0)
                             goto fail;
                         if (u) {
-                            js_parse_error(s, "using declaration is not allowed in this context");
+                            /* V8 reads `using` as a name: the binding after
+                               it is unexpected */
+                            if (!next_token(s))
+                                js_parse_expect(s, ';');
                             goto fail;
                         }
                     }
@@ -31866,12 +32166,15 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                         u = is_using(s, false);
                         if (u < 0)
                             goto fail;
-                        if (js_parse_seek_token(s, &pos))
-                            goto fail;
                         if (u) {
-                            js_parse_error(s, "await using declaration is not allowed in this context");
+                            /* V8 reads `await using` as an await expression:
+                               the binding after it is unexpected */
+                            if (!next_token(s))
+                                js_parse_expect(s, ';');
                             goto fail;
                         }
+                        if (js_parse_seek_token(s, &pos))
+                            goto fail;
                     }
                     if (js_parse_statement_or_decl(s, DECL_MASK_ALL))
                         goto fail;
@@ -32007,7 +32310,9 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                 emit_goto(s, OP_gosub, label_finally);
                 emit_op(s, OP_throw);
             } else {
-                js_parse_error(s, "expecting catch or finally");
+                /* V8 reports it at the try block's closing brace */
+                js_parse_error(s, "Missing catch or finally after try");
+                js_parse_locate_error(s, s->last_ptr - 1);
                 goto fail;
             }
             emit_label(s, label_finally);
@@ -35994,6 +36299,16 @@ static inline void capture_var(JSFunctionDef *s, JSVarDef *vd)
 }
 
 /* return the position of the next opcode */
+/* V8 names the declaration of the binding an assignment cannot change */
+static int js_read_only_throw_type(int var_kind)
+{
+    if (var_kind == JS_VAR_USING)
+        return JS_THROW_VAR_USING_RO;
+    if (var_kind == JS_VAR_AWAIT_USING)
+        return JS_THROW_VAR_AWAIT_USING_RO;
+    return JS_THROW_VAR_RO;
+}
+
 static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
                              JSAtom var_name, int scope_level, int op,
                              DynBuf *bc, uint8_t *bc_buf,
@@ -36023,7 +36338,7 @@ static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
                 if (vd->is_const) {
                     dbuf_putc(bc, OP_throw_error);
                     dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-                    dbuf_putc(bc, JS_THROW_VAR_RO);
+                    dbuf_putc(bc, js_read_only_throw_type(vd->var_kind));
                     goto done;
                 }
             }
@@ -36188,7 +36503,7 @@ static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
                     if (vd->is_const) {
                         dbuf_putc(bc, OP_throw_error);
                         dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-                        dbuf_putc(bc, JS_THROW_VAR_RO);
+                        dbuf_putc(bc, js_read_only_throw_type(vd->var_kind));
                         goto done;
                     }
                 }
@@ -36318,7 +36633,7 @@ static int resolve_scope_var(JSContext *ctx, JSFunctionDef *s,
                 s->closure_var[idx].is_const) {
                 dbuf_putc(bc, OP_throw_error);
                 dbuf_put_u32(bc, JS_DupAtom(ctx, var_name));
-                dbuf_putc(bc, JS_THROW_VAR_RO);
+                dbuf_putc(bc, js_read_only_throw_type(s->closure_var[idx].var_kind));
                 goto done;
             }
             switch (op) {
@@ -37523,7 +37838,8 @@ static __exception int resolve_variables(JSContext *ctx, JSFunctionDef *s)
                 for(scope_idx = s->scopes[scope].first; scope_idx >= 0;) {
                     JSVarDef *vd = &s->vars[scope_idx];
                     if (vd->scope_level == scope) {
-                        if (vd->var_kind == JS_VAR_USING) {
+                        if (vd->var_kind == JS_VAR_USING ||
+                            vd->var_kind == JS_VAR_AWAIT_USING) {
                             if (is_async) {
                                 int label_catch = new_label_fd(s);
                                 int label_end = new_label_fd(s);
@@ -55820,8 +56136,9 @@ static JSValue js_symbol_constructor(JSContext *ctx, JSValueConst new_target,
     JSValue str;
     JSString *p;
 
+    /* V8 names the constructor itself, whatever class extends it */
     if (!JS_IsUndefined(new_target))
-        return JS_ThrowTypeErrorNotAConstructor(ctx, new_target);
+        return JS_ThrowTypeError(ctx, "Symbol is not a constructor");
     if (argc == 0 || JS_IsUndefined(argv[0])) {
         p = NULL;
     } else {
