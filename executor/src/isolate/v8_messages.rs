@@ -994,30 +994,6 @@ pub(super) fn translate_syntax_error(
     format!("Unexpected token '{punct}'")
 }
 
-/// The byte offset where the 1-based `line` of `source` starts, the lines counted as the
-/// engine counts them: after LF, a CR not before LF, LS and PS.
-fn line_start(source: &str, line: usize) -> usize {
-    let mut remaining = line.saturating_sub(1);
-    let mut chars = source.char_indices().peekable();
-    while remaining > 0 {
-        let Some((i, c)) = chars.next() else {
-            return source.len();
-        };
-        let ends_line = match c {
-            '\n' | '\u{2028}' | '\u{2029}' => true,
-            '\r' => chars.peek().map(|&(_, next)| next) != Some('\n'),
-            _ => false,
-        };
-        if ends_line {
-            remaining -= 1;
-            if remaining == 0 {
-                return i + c.len_utf8();
-            }
-        }
-    }
-    0
-}
-
 /// The identifier `text` opens with, its escapes (`\u0061`, `\u{61}`) read as what they
 /// spell; `None` when an escape spells no character of a name.
 fn identifier_at(text: &str) -> Option<String> {
