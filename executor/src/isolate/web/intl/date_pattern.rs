@@ -23,8 +23,10 @@
 //! - `z`…`zzz` the short specific zone name, `zzzz` the long; `v` and `vvvv` the generic
 //!   ones; `O` and `OOOO` the localized GMT offset; `Z`, `ZZZZ`, `ZZZZZ`, `X…` and `x…` the
 //!   ISO and GMT offsets;
-//! - `'text'` literal text, `''` an apostrophe; any other character itself. A narrow
-//!   no-break space in the pattern's text is written as a plain space, as V8 writes it.
+//! - `'text'` literal text, `''` an apostrophe; any other character itself.
+//!
+//! A narrow no-break space (in the pattern or a name) is written as a plain space, as V8
+//! writes it.
 
 use icu::datetime::fieldsets::builder::ZoneStyle;
 use icu::locale::Locale;
@@ -129,6 +131,11 @@ impl PatternFormatter {
         PatternFormatter { tag, digits, zone }
     }
 
+    /// The locale as the table reads it (`zh-TW-u-nu-latn`).
+    pub(crate) fn tag(&self) -> &str {
+        &self.tag
+    }
+
     /// The locale's style pattern from CLDR 48's Gregorian calendar: `kind` is `date`,
     /// `time`, `glue` or `glue-at`, `style` `full`, `long`, `medium` or `short`.
     pub(crate) fn style_pattern(&self, kind: &str, style: &str) -> Option<&'static str> {
@@ -143,7 +150,7 @@ impl PatternFormatter {
         let mut out: Vec<(&'static str, String)> = Vec::new();
         for piece in fields {
             let (kind, text) = match piece {
-                Piece::Literal(text) => ("literal", text.replace('\u{202f}', " ")),
+                Piece::Literal(text) => ("literal", text),
                 Piece::Field(letter, count) => {
                     match self.field(letter, count, m, has_minute, has_second) {
                         Some(found) => found,
@@ -151,6 +158,9 @@ impl PatternFormatter {
                     }
                 }
             };
+            // V8 writes CLDR's narrow no-break spaces (`a.\u{202f}m.`, `h:mm\u{202f}a`) as
+            // plain ones.
+            let text = text.replace('\u{202f}', " ");
             if kind == "literal"
                 && let Some(last) = out.last_mut().filter(|p| p.0 == "literal")
             {
@@ -307,10 +317,21 @@ impl PatternFormatter {
                 .map(str::to_string)
         };
         let am_pm = if m.hour < 12 { "am" } else { "pm" };
+        // ICU's abbreviated AM/PM names are an alias of the locale's wide ones where the
+        // locale has none of its own: CLDR's resolved JSON shows the root's `AM`/`PM` there
+        // (`ko`: `오후` on the reference, `PM` in the JSON's abbreviated width).
+        let named_am_pm = || -> Option<String> {
+            let name = named(am_pm)?;
+            if widths[0] == 's' && matches!(name.as_str(), "AM" | "PM") {
+                let wide = super::units::entry(&self.tag, "dp", 'l', am_pm);
+                return Some(wide.map_or(name, str::to_string));
+            }
+            Some(name)
+        };
         let minute = if has_minute { m.minute } else { 0 };
         let second = if has_second { m.second } else { 0 };
         let at_noon = m.hour == 12 && minute == 0 && second == 0;
-        let rule = |period: &str| super::units::entry(&self.tag, "dp", 'r', period);
+        let rule = |period: &str| self.rule(period);
         let flexible = match letter {
             'b' if at_noon && rule("noon").is_some() => named("noon"),
             'B' => {
@@ -323,8 +344,17 @@ impl PatternFormatter {
             _ => None,
         };
         flexible
-            .or_else(|| named(am_pm))
+            .or_else(named_am_pm)
             .unwrap_or_else(|| am_pm.to_uppercase())
+    }
+
+    /// A day period's rule (`300-480`, `@720`): CLDR gives them by language (`zh` for
+    /// `zh-Hant`, whose CLDR parent is the root).
+    fn rule(&self, period: &str) -> Option<&'static str> {
+        super::units::entry(&self.tag, "dp", 'r', period).or_else(|| {
+            let language = self.tag.split('-').next().unwrap_or_default();
+            super::units::entry(language, "dp", 'r', period)
+        })
     }
 
     /// The locale's CLDR flexible period (`morning1`…) holding at the moment's minute.
@@ -341,7 +371,7 @@ impl PatternFormatter {
         ];
         let minute = u32::from(m.hour) * 60 + u32::from(m.minute);
         PERIODS.into_iter().find(|period| {
-            let Some(rule) = super::units::entry(&self.tag, "dp", 'r', period) else {
+            let Some(rule) = self.rule(period) else {
                 return false;
             };
             let Some((from, before)) = rule.split_once('-') else {
