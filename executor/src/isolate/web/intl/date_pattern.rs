@@ -615,6 +615,20 @@ mod tests {
         assert_eq!(text(&f.format("h:mm BBBBB", &at(23, 0))), "11:00 at night");
         assert_eq!(text(&f.format("h b", &at(12, 0))), "12 noon");
         assert_eq!(text(&f.format("h aaaaa", &at(1, 0))), "1 a");
+        // ICU's abbreviated AM/PM is the wide name where the locale has no abbreviated one.
+        assert_eq!(
+            text(&formatter("ko-KR", "UTC").format("a h", &at(19, 0))),
+            "오후 7"
+        );
+        // Rules by language: `zh-Hant`'s CLDR parent is the root.
+        let hant = formatter("zh-TW", "UTC");
+        assert_eq!(text(&hant.format("Bh:mm", &at(5, 45))), "清晨5:45");
+        assert_eq!(text(&hant.format("Bh:mm", &at(12, 0))), "中午12:00");
+        // V8 writes CLDR's narrow no-break spaces as plain ones.
+        assert_eq!(
+            text(&formatter("es-AR", "UTC").format("h a", &at(2, 0))),
+            "2 a. m."
+        );
     }
 
     #[test]
