@@ -21,6 +21,7 @@ use rquickjs::class::Trace;
 use rquickjs::{Array, Ctx, JsLifetime, Object};
 use writeable::TryWriteable;
 
+use super::date_pattern::{Moment, PatternFormatter, ZoneInfo};
 use super::parts::{Nesting, Parts};
 
 /// One `Intl.DateTimeFormat`'s formatter and its time zone.
@@ -100,6 +101,60 @@ pub(crate) struct DateFormatter {
     /// another fixed offset, which ICU names by its offset only.
     #[qjs(skip_trace)]
     cldr_zone: Option<String>,
+    /// A date or time style in the Gregorian calendar: CLDR 48's pattern for it (see
+    /// [`style_pattern`]) and the formatter that applies it, in place of ICU4X's field sets.
+    #[qjs(skip_trace)]
+    styled: Option<(PatternFormatter, String)>,
+}
+
+/// The pattern V8 formats a date and time style with, from CLDR 48's Gregorian calendar, as
+/// ICU's `DateFormat` builds it: the date style's pattern, the time style's, or both joined
+/// by the date style's date-time glue: its `atTime` variant where CLDR has one (`{1} 'at'
+/// {0}`; `sw-KE`'s medium `{1}, {0}` against the plain `{1} {0}`, measured on the
+/// reference), else the plain one. None where the time pattern's hour cycle differs from `cycle` (V8 then asks
+/// ICU's pattern generator for the pattern's skeleton in that cycle) or the table lacks a
+/// pattern.
+fn style_pattern(
+    f: &PatternFormatter,
+    date_style: Option<&str>,
+    time_style: Option<&str>,
+    cycle: Option<&str>,
+) -> Option<String> {
+    let date = match date_style {
+        Some(style) => Some(f.style_pattern("date", style)?),
+        None => None,
+    };
+    let time = match time_style {
+        Some(style) => Some(f.style_pattern("time", style)?),
+        None => None,
+    };
+    if let Some(time) = time {
+        let own = match pattern_hour(time)?.0 {
+            'h' => "h12",
+            'H' => "h23",
+            'K' => "h11",
+            _ => "h24",
+        };
+        if cycle.is_some_and(|c| c != own) {
+            return None;
+        }
+    }
+    match (date, time, date_style) {
+        (Some(date), Some(time), Some(style)) => {
+            let mut glue = f
+                .style_pattern("glue-at", style)
+                .or_else(|| f.style_pattern("glue", style))?;
+            // Traditional Chinese: CLDR 48's JSON joins the two without a space, where the
+            // reference writes one (`2024年1月1日 星期一 上午11:00`).
+            if glue == "{1}{0}" && f.tag().starts_with("zh") {
+                glue = "{1} {0}";
+            }
+            Some(glue.replace("{1}", date).replace("{0}", time))
+        }
+        (Some(date), None, _) => Some(date.to_string()),
+        (None, Some(time), _) => Some(time.to_string()),
+        _ => None,
+    }
 }
 
 /// How V8 writes a numeric date (`{year, month, day}: "numeric"`): the padding of the day
@@ -795,7 +850,26 @@ impl DateFormatter {
                 c => Some(icu_name(c).to_string()),
             }
         };
+        // A time style alone shows no calendar field: its pattern serves every calendar.
+        let styled = if styled && (gregorian || !has("dateStyle")?) {
+            let info = ZoneInfo {
+                zone: zone.clone(),
+                id: cldr_zone.clone(),
+            };
+            let f = PatternFormatter::new(&locale, info);
+            let cycle = text(o, "hourCycle")?;
+            style_pattern(
+                &f,
+                text(o, "dateStyle")?.as_deref(),
+                text(o, "timeStyle")?.as_deref(),
+                cycle.as_deref(),
+            )
+            .map(|pattern| (f, pattern))
+        } else {
+            None
+        };
         Ok(DateFormatter {
+            styled,
             formatter,
             zone,
             icu_zone,
@@ -871,6 +945,9 @@ impl DateFormatter {
     /// The instant `ms` (milliseconds since the epoch) formatted, as parts.
     fn format_parts(&self, ms: f64) -> rquickjs::Result<Vec<(&'static str, String)>> {
         let (date, time, offset) = self.local(ms)?;
+        if let Some((f, pattern)) = &self.styled {
+            return Ok(f.format(pattern, &Moment::at(ms as i64, offset)));
+        }
         // Beyond jiff's years the zone is named by its offset (`GMT-4`), as on the reference.
         let named = if jiff::Timestamp::from_millisecond(ms as i64).is_ok() {
             self.icu_zone
