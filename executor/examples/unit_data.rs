@@ -552,7 +552,10 @@ fn text_names(
         .join("localeDisplayNames.json");
     if let Ok(json) = read(&display) {
         let p = &json["main"][name]["localeDisplayNames"]["localeDisplayPattern"];
-        for (field, key) in [("pattern", "localePattern"), ("separator", "localeSeparator")] {
+        for (field, key) in [
+            ("pattern", "localePattern"),
+            ("separator", "localeSeparator"),
+        ] {
             if let Some(p) = p[key].as_str() {
                 out.insert(("ldp".into(), 'l', field.into()), p.into());
             }
@@ -561,8 +564,18 @@ fn text_names(
     let fields = dates_dir.join("main").join(name).join("dateFields.json");
     if let Ok(json) = read(&fields) {
         const FIELDS: &[&str] = &[
-            "era", "year", "quarter", "month", "week", "weekday", "day", "dayperiod", "hour",
-            "minute", "second", "zone",
+            "era",
+            "year",
+            "quarter",
+            "month",
+            "week",
+            "weekday",
+            "day",
+            "dayperiod",
+            "hour",
+            "minute",
+            "second",
+            "zone",
         ];
         for field in FIELDS {
             for (width, suffix) in [('l', ""), ('s', "-short"), ('n', "-narrow")] {

@@ -481,7 +481,11 @@ pub(crate) fn display_name(
             if super::units::has_locale(&table_tag) {
                 let short = matches!(style, "short" | "narrow");
                 let entry = |w: char| super::units::entry(&table_tag, "scr", w, code);
-                let named = if short { entry('s').or_else(|| entry('l')) } else { entry('l') };
+                let named = if short {
+                    entry('s').or_else(|| entry('l'))
+                } else {
+                    entry('l')
+                };
                 return named.map(str::to_string);
             }
             let f = ScriptDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
@@ -588,36 +592,78 @@ mod tests {
 
     #[test]
     fn lists_take_cldr_48s_patterns_by_type_and_style() {
-        assert_eq!(joined("en-US", "conjunction", "long", &["a", "b", "c"]), "a, b, and c");
-        assert_eq!(joined("en-US", "disjunction", "long", &["a", "b"]), "a or b");
-        assert_eq!(joined("en-US", "conjunction", "short", &["a", "b", "c"]), "a, b, & c");
+        assert_eq!(
+            joined("en-US", "conjunction", "long", &["a", "b", "c"]),
+            "a, b, and c"
+        );
+        assert_eq!(
+            joined("en-US", "disjunction", "long", &["a", "b"]),
+            "a or b"
+        );
+        assert_eq!(
+            joined("en-US", "conjunction", "short", &["a", "b", "c"]),
+            "a, b, & c"
+        );
         assert_eq!(joined("en-US", "unit", "narrow", &["a", "b", "c"]), "a b c");
         assert_eq!(joined("en-US", "unit", "long", &["a"]), "a");
         assert_eq!(joined("en-US", "unit", "long", &[]), "");
         // Punjabi in Gurmukhi lists in English, as it names.
-        assert_eq!(joined("pa-IN", "conjunction", "long", &["a", "b"]), "a and b");
+        assert_eq!(
+            joined("pa-IN", "conjunction", "long", &["a", "b"]),
+            "a and b"
+        );
     }
 
     #[test]
     fn hebrew_and_takes_a_hyphen_minus_before_a_non_hebrew_item() {
         // intl seed 3: `new Intl.ListFormat("he-IL", {style: "short"})` on the reference.
-        assert_eq!(joined("he-IL", "conjunction", "short", &["a", "b", "c"]), "a, b ו-c");
+        assert_eq!(
+            joined("he-IL", "conjunction", "short", &["a", "b", "c"]),
+            "a, b ו-c"
+        );
         assert_eq!(joined("he", "conjunction", "long", &["א", "ב"]), "א וב");
         assert_eq!(joined("he", "conjunction", "long", &["א", "1"]), "א ו-1");
     }
 
     #[test]
     fn spanish_conjunctions_follow_the_next_sound() {
-        assert_eq!(joined("es", "conjunction", "long", &["a", "Iván"]), "a e Iván");
-        assert_eq!(joined("es", "conjunction", "long", &["a", "hilo"]), "a e hilo");
-        assert_eq!(joined("es", "conjunction", "long", &["a", "hielo"]), "a y hielo");
-        assert_eq!(joined("es", "conjunction", "long", &["a", "b", "isla"]), "a, b e isla");
-        assert_eq!(joined("es", "disjunction", "long", &["a", "ocho"]), "a u ocho");
-        assert_eq!(joined("es", "disjunction", "long", &["a", "Hoy"]), "a u Hoy");
+        assert_eq!(
+            joined("es", "conjunction", "long", &["a", "Iván"]),
+            "a e Iván"
+        );
+        assert_eq!(
+            joined("es", "conjunction", "long", &["a", "hilo"]),
+            "a e hilo"
+        );
+        assert_eq!(
+            joined("es", "conjunction", "long", &["a", "hielo"]),
+            "a y hielo"
+        );
+        assert_eq!(
+            joined("es", "conjunction", "long", &["a", "b", "isla"]),
+            "a, b e isla"
+        );
+        assert_eq!(
+            joined("es", "disjunction", "long", &["a", "ocho"]),
+            "a u ocho"
+        );
+        assert_eq!(
+            joined("es", "disjunction", "long", &["a", "Hoy"]),
+            "a u Hoy"
+        );
         assert_eq!(joined("es", "disjunction", "long", &["7", "8"]), "7 u 8");
-        assert_eq!(joined("es", "disjunction", "long", &["10", "11"]), "10 u 11");
-        assert_eq!(joined("es", "disjunction", "long", &["10", "11 h"]), "10 u 11 h");
-        assert_eq!(joined("es", "disjunction", "long", &["10", "110"]), "10 o 110");
+        assert_eq!(
+            joined("es", "disjunction", "long", &["10", "11"]),
+            "10 u 11"
+        );
+        assert_eq!(
+            joined("es", "disjunction", "long", &["10", "11 h"]),
+            "10 u 11 h"
+        );
+        assert_eq!(
+            joined("es", "disjunction", "long", &["10", "110"]),
+            "10 o 110"
+        );
         assert_eq!(joined("es", "disjunction", "long", &["a", "b"]), "a o b");
     }
 
@@ -625,7 +671,10 @@ mod tests {
     fn display_names_take_cldr_48s_scripts_and_locale_patterns() {
         // intl seeds 3 and 41: the reference's answers.
         let name = |tag: &str, kind: &str, code: &str| display_name(tag, kind, "long", code, false);
-        assert_eq!(name("ko-KR", "language", "zh-Hant").as_deref(), Some("중국어(번체)"));
+        assert_eq!(
+            name("ko-KR", "language", "zh-Hant").as_deref(),
+            Some("중국어(번체)")
+        );
         assert_eq!(name("bn-BD", "script", "Latn").as_deref(), Some("ল্যাটিন"));
         assert_eq!(name("pa-IN", "script", "Latn"), None);
         assert_eq!(name("en-US", "script", "Latn").as_deref(), Some("Latin"));
