@@ -1,11 +1,11 @@
 //! Generates `src/isolate/web/intl/units.data.z`, the CLDR unit patterns behind
 //! `Intl.NumberFormat`'s unit style and the number range patterns behind `formatRange`, from
 //! CLDR's JSON release (the npm packages `cldr-units-full`, `cldr-numbers-full`,
-//! `cldr-core`, `cldr-dates-full` and `cldr-localenames-full`, the release the reference's ICU carries; the command and versions are in
+//! `cldr-core`, `cldr-dates-full`, `cldr-localenames-full` and, optionally, `cldr-misc-full`, the release the reference's ICU carries; the command and versions are in
 //! `docs/intl.md`):
 //!
 //! ```text
-//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR OUT
+//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR] OUT
 //! ```
 //!
 //! The directories are the unpacked packages (`npm pack cldr-units-full@48.0.0`, and so on,
@@ -36,7 +36,8 @@
 //! `dn` the Gregorian calendar's names (`l`: months, weekdays, eras, see [`date_names`]) and
 //! style patterns (`p`: see [`date_patterns`]);
 //! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
-//! display names.
+//! display names; `ls:<type>`, `scr`, `ldp` and `dtf` the list patterns, script names,
+//! locale display patterns and date field names (see [`text_names`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -524,6 +525,111 @@ fn date_names(gregorian: &serde_json::Value, out: &mut Entries) {
     }
 }
 
+/// The text services' words (lists and display names), kept apart from the number and date
+/// entries above: from `listPatterns.json` (cldr-misc-full), under `ls:<type>` (`and`, `or`,
+/// `unit`) by width (`l` long, `s` short, `n` narrow), the list patterns `2`, `start`,
+/// `middle` and `end`; from `scripts.json` (cldr-localenames-full), under `scr` the script
+/// names (`l` the plain name, `s` CLDR's `alt-short`); from `localeDisplayNames.json`, under
+/// `ldp` (width `l`) the locale display `pattern` (`{0} ({1})`) and `separator` (`{0}, {1}`);
+/// from `dateFields.json` (cldr-dates-full), under `dtf` by width the date fields' display
+/// names, by CLDR's field (`year`, `week`, `dayperiod`, `zone`…).
+fn text_names(
+    misc_dir: Option<&Path>,
+    names_dir: &Path,
+    dates_dir: &Path,
+    name: &str,
+    out: &mut Entries,
+) {
+    if let Some(misc) = misc_dir {
+        let path = misc.join("main").join(name).join("listPatterns.json");
+        if let Ok(json) = read(&path)
+            && let Some(table) = json["main"][name]["listPatterns"].as_object()
+        {
+            for (key, value) in table {
+                let Some(rest) = key.strip_prefix("listPattern-type-") else {
+                    continue;
+                };
+                let (kind, width) = match rest.split_once('-') {
+                    Some((kind, "short")) => (kind, 's'),
+                    Some((kind, "narrow")) => (kind, 'n'),
+                    Some(_) => continue,
+                    None => (rest, 'l'),
+                };
+                let kind = match kind {
+                    "standard" => "and",
+                    "or" => "or",
+                    "unit" => "unit",
+                    _ => continue,
+                };
+                for field in ["2", "start", "middle", "end"] {
+                    if let Some(p) = value[field].as_str() {
+                        out.insert((format!("ls:{kind}"), width, field.into()), p.into());
+                    }
+                }
+            }
+        }
+    }
+    let scripts = names_dir.join("main").join(name).join("scripts.json");
+    if let Ok(json) = read(&scripts)
+        && let Some(table) = json["main"][name]["localeDisplayNames"]["scripts"].as_object()
+    {
+        for (code, script) in table {
+            let Some(script) = script.as_str() else {
+                continue;
+            };
+            match code.split_once("-alt-") {
+                None => {
+                    out.insert(("scr".into(), 'l', code.clone()), script.into());
+                }
+                Some((code, "short")) => {
+                    out.insert(("scr".into(), 's', code.into()), script.into());
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let display = names_dir
+        .join("main")
+        .join(name)
+        .join("localeDisplayNames.json");
+    if let Ok(json) = read(&display) {
+        let p = &json["main"][name]["localeDisplayNames"]["localeDisplayPattern"];
+        for (field, key) in [
+            ("pattern", "localePattern"),
+            ("separator", "localeSeparator"),
+        ] {
+            if let Some(p) = p[key].as_str() {
+                out.insert(("ldp".into(), 'l', field.into()), p.into());
+            }
+        }
+    }
+    let fields = dates_dir.join("main").join(name).join("dateFields.json");
+    if let Ok(json) = read(&fields) {
+        const FIELDS: &[&str] = &[
+            "era",
+            "year",
+            "quarter",
+            "month",
+            "week",
+            "weekday",
+            "day",
+            "dayperiod",
+            "hour",
+            "minute",
+            "second",
+            "zone",
+        ];
+        for field in FIELDS {
+            for (width, suffix) in [('l', ""), ('s', "-short"), ('n', "-narrow")] {
+                let value = &json["main"][name]["dates"]["fields"][format!("{field}{suffix}")];
+                if let Some(p) = value["displayName"].as_str() {
+                    out.insert(("dtf".into(), width, (*field).into()), p.into());
+                }
+            }
+        }
+    }
+}
+
 /// One locale's Gregorian style patterns, from its `ca-gregorian.json`, under `dn` width
 /// `p`: `date-<style>` and `time-<style>` (`full`, `long`, `medium`, `short`), and the
 /// date-time glue `glue-<style>` (`{1}, {0}`) and its `atTime` variant `glue-at-<style>`
@@ -554,6 +660,7 @@ fn run(
     core_dir: &Path,
     dates_dir: &Path,
     names_dir: &Path,
+    misc_dir: Option<&Path>,
     out: &Path,
 ) -> Result<(), String> {
     let version = read(&units_dir.join("package.json"))?["version"]
@@ -628,6 +735,7 @@ fn run(
         if let Some(r) = rules.get(&name) {
             day_period_rules(r, &mut own);
         }
+        text_names(misc_dir, names_dir, dates_dir, &name, &mut own);
         locales.insert(name.clone(), own);
     }
     // The digits of CLDR's numeric numbering systems, in the root locale.
@@ -705,15 +813,28 @@ fn run(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [units, numbers, core, dates, names, out] = args.as_slice() else {
-        eprintln!(
-            "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR OUT (the unpacked cldr-units-full, cldr-numbers-full, cldr-core, cldr-dates-full and cldr-localenames-full packages, and the file to write)"
-        );
-        std::process::exit(2);
+    // The misc package (list patterns) is optional: without it the table has no lists.
+    let (units, numbers, core, dates, names, misc, out) = match args.as_slice() {
+        [u, n, c, d, l, o] => (u, n, c, d, l, None, o),
+        [u, n, c, d, l, m, o] => (u, n, c, d, l, Some(Path::new(m)), o),
+        _ => {
+            eprintln!(
+                "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR] OUT (the unpacked cldr-units-full, cldr-numbers-full, cldr-core, cldr-dates-full, cldr-localenames-full and, optionally, cldr-misc-full packages, and the file to write)"
+            );
+            std::process::exit(2);
+        }
     };
     let paths = (Path::new(units), Path::new(numbers), Path::new(core));
     let more = (Path::new(dates), Path::new(names));
-    if let Err(e) = run(paths.0, paths.1, paths.2, more.0, more.1, Path::new(out)) {
+    if let Err(e) = run(
+        paths.0,
+        paths.1,
+        paths.2,
+        more.0,
+        more.1,
+        misc,
+        Path::new(out),
+    ) {
         eprintln!("unit_data: {e}");
         std::process::exit(1);
     }

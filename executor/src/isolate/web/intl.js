@@ -863,8 +863,8 @@
         if (!DATE_TIME_FIELDS.includes(c)) throw new RangeError("invalid_argument");
       }
       // A currency is named only when it is one ICU lists (`XXX` has none on the reference).
-      const unnamed = s.type === "dateTimeField" || (s.type === "currency" && !CURRENCIES.includes(c)) || (s.type === "calendar" && !CALENDARS.includes(c));
-      const name = unnamed ? undefined : N.displayName(s.locale, s.type, s.style, c);
+      const unnamed = (s.type === "currency" && !CURRENCIES.includes(c)) || (s.type === "calendar" && !CALENDARS.includes(c));
+      const name = unnamed ? undefined : N.displayName(s.locale, s.type, s.style, c, s.languageDisplay === "standard");
       if (name !== undefined && name !== null) return name;
       return s.fallback === "code" ? c : undefined;
     }

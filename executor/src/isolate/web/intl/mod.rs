@@ -116,8 +116,8 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         "displayName",
         Function::new(
             ctx.clone(),
-            |tag: String, kind: String, style: String, code: String| {
-                text::display_name(&tag, &kind, &style, &code)
+            |tag: String, kind: String, style: String, code: String, standard: bool| {
+                text::display_name(&tag, &kind, &style, &code, standard)
             },
         )?,
     )?;

@@ -76,6 +76,10 @@ struct Names {
     /// `$<CODE>`, the table's key for the currency.
     unit: String,
     system: &'static str,
+    /// Turkish writes the amount as its currency pattern writes it, symbol and all, before
+    /// the name (`AU$11,00 Avustralya doları`, `-$7,00 ABD doları`, measured on the
+    /// reference); other locales write the bare number.
+    symbol: Option<String>,
 }
 
 /// The numbering system a formatter's digits are in, by its zero (the table's patterns are
@@ -295,6 +299,11 @@ impl NumberFormatter {
                                 tag: tag.clone(),
                                 unit,
                                 system,
+                                symbol: if locale.id.language.as_str() == "tr" {
+                                    Some(symbol.unwrap_or(&code).to_string())
+                                } else {
+                                    None
+                                },
                             }),
                         )
                     }
@@ -549,6 +558,25 @@ impl NumberFormatter {
             out.text.push_str(&rest[..at]);
             let (token, after) = rest[at..].split_at(3.min(rest.len() - at));
             match token {
+                "{0}" if names.symbol.is_some() => {
+                    let regrouped;
+                    let digits = match a.money {
+                        Some((group, decimal)) => {
+                            regrouped = a.pattern.regroup(digits, group, decimal);
+                            &regrouped
+                        }
+                        None => digits,
+                    };
+                    let symbol = Symbol {
+                        placeholder: a.placeholder,
+                        text: names.symbol.as_deref().unwrap_or_default(),
+                        kind: a.kind,
+                    };
+                    let amount = a
+                        .pattern
+                        .write(shown, digits, &symbol, &self.minus, &self.plus);
+                    out.push_parts(&amount);
+                }
                 "{0}" => {
                     let sign = match shown {
                         Shown::Minus => Some((&self.minus, "minusSign")),

@@ -67,7 +67,13 @@ pub(crate) fn hour_cycle(language: &str, region: &str) -> &'static str {
 /// "Time Zone Identifiers"), except the three ids CLDR gave before that convention,
 /// [`OLDER_IDS`]; the non-geographic ones (`utc`, `utcw05`, `est5edt`) have no `/` in
 /// their names and are left out, as ICU leaves them out of a region's list.
+///
+/// The world, `001`, has the zones of no country: the reference answers the canonical zones
+/// ICU's zone table (`zoneinfo64`) files under `001`, [`WORLD_ZONES`].
 pub(crate) fn time_zones(region: &str) -> String {
+    if region == "001" {
+        return WORLD_ZONES.join(" ");
+    }
     let code = region.to_ascii_lowercase();
     if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_lowercase()) {
         return String::new();
@@ -81,6 +87,60 @@ pub(crate) fn time_zones(region: &str) -> String {
     location_zones(|id| region_of(id) == code)
 }
 
+/// The canonical zones of region `001` in ICU's zone table, as the reference lists them
+/// (`new Intl.Locale("en-001").getTimeZones()`, recorded): the fixed-offset `Etc` zones, the
+/// POSIX-rule zones tzdata keeps (`EST5EDT`; `EST`, `MST` and `HST` are links to countries'
+/// zones since tzdata 2024b), and ICU's own `Factory` and `SystemV/*` zones, which CLDR does
+/// not carry (hence a list, not a rule over CLDR's ids).
+const WORLD_ZONES: [&str; 46] = [
+    "CST6CDT",
+    "EST5EDT",
+    "Etc/GMT",
+    "Etc/GMT+1",
+    "Etc/GMT+10",
+    "Etc/GMT+11",
+    "Etc/GMT+12",
+    "Etc/GMT+2",
+    "Etc/GMT+3",
+    "Etc/GMT+4",
+    "Etc/GMT+5",
+    "Etc/GMT+6",
+    "Etc/GMT+7",
+    "Etc/GMT+8",
+    "Etc/GMT+9",
+    "Etc/GMT-1",
+    "Etc/GMT-10",
+    "Etc/GMT-11",
+    "Etc/GMT-12",
+    "Etc/GMT-13",
+    "Etc/GMT-14",
+    "Etc/GMT-2",
+    "Etc/GMT-3",
+    "Etc/GMT-4",
+    "Etc/GMT-5",
+    "Etc/GMT-6",
+    "Etc/GMT-7",
+    "Etc/GMT-8",
+    "Etc/GMT-9",
+    "Etc/UTC",
+    "Factory",
+    "MST7MDT",
+    "PST8PDT",
+    "SystemV/AST4",
+    "SystemV/AST4ADT",
+    "SystemV/CST6",
+    "SystemV/CST6CDT",
+    "SystemV/EST5",
+    "SystemV/EST5EDT",
+    "SystemV/HST10",
+    "SystemV/MST7",
+    "SystemV/MST7MDT",
+    "SystemV/PST8",
+    "SystemV/PST8PDT",
+    "SystemV/YST9",
+    "SystemV/YST9YDT",
+];
+
 /// CLDR's short time zone ids that do not begin with their region's code (Gaza, Hebron and
 /// Jerusalem: `jeruslm` would read as Jersey), with the region CLDR's `timezone.xml` gives
 /// their zones.
@@ -88,7 +148,19 @@ const OLDER_IDS: [(&str, &str); 3] = [("gazastrp", "ps"), ("hebron", "ps"), ("je
 
 #[cfg(test)]
 mod tests {
-    use super::hour_cycle;
+    use super::{hour_cycle, time_zones};
+
+    #[test]
+    fn the_world_has_icus_region_free_zones() {
+        // duration seeds 59 and 83: `new Intl.Locale("en-001").getTimeZones()`.
+        let zones = time_zones("001");
+        let zones: Vec<&str> = zones.split(' ').collect();
+        assert_eq!(zones.len(), 46);
+        assert_eq!(zones[..3], ["CST6CDT", "EST5EDT", "Etc/GMT"]);
+        assert!(zones.contains(&"Factory") && zones.contains(&"SystemV/YST9YDT"));
+        assert_eq!(time_zones("419"), "");
+        assert!(time_zones("NZ").contains("Pacific/Auckland"));
+    }
 
     #[test]
     fn hour_cycles_follow_the_region_and_the_language_region_pairs() {

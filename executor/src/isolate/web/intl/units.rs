@@ -223,6 +223,12 @@ pub(crate) fn entry(tag: &str, unit: &str, width: char, field: &str) -> Option<&
     lookup(cldr_locale(&locale.id), unit, width, field)
 }
 
+/// Whether the table has a CLDR locale of `tag`'s language (not only the root's entries).
+pub(crate) fn has_locale(tag: &str) -> bool {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    cldr_locale(&locale.id) != "und"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
