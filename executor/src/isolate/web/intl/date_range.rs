@@ -130,6 +130,13 @@ pub(crate) enum Plan {
     Single,
     /// An interval pattern's halves: the first for the start, the second for the end.
     Halves(String, String),
+    /// No interval pattern applies, the ends on one day: the date once (its pattern), then
+    /// the two times (their pattern) joined by the fallback, in the medium date-time glue.
+    DatePlusTime {
+        date: String,
+        time: String,
+        glue: String,
+    },
     /// No interval pattern applies: both ends whole, joined by the fallback.
     Fallback,
 }
@@ -463,25 +470,38 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
         }
         return alone;
     }
-    if !matches!(field, Field::AmPm | Field::Hour | Field::Minute) {
+    if !matches!(
+        field,
+        Field::AmPm | Field::Hour | Field::Minute | Field::Second | Field::Millisecond
+    ) {
         return alone;
+    }
+    if ignored(skeleton, field) {
+        return Plan::Single;
     }
     let Some((best, difference)) = best_skeleton(tag, &s.time_normal) else {
-        return alone;
-    };
-    if difference == -1 {
         return Plan::Fallback;
-    }
-    let time = lookup(tag, best, field).or_else(|| {
-        (field == Field::AmPm)
-            .then(|| lookup(tag, best, Field::Hour))
-            .flatten()
-    });
+    };
+    let time = if difference == -1 {
+        None
+    } else if field == Field::AmPm {
+        lookup(tag, best, field).or_else(|| lookup(tag, best, Field::Hour))
+    } else {
+        lookup(tag, best, field)
+    };
+    let glue = entry(tag, "dt", 'l', "datetime-medium");
     let Some(time) = time else {
-        return if ignored(best, field) {
-            Plan::Single
-        } else {
-            Plan::Fallback
+        // ICU's fallback on one day: the date once before the two times.
+        if s.date.is_empty() {
+            return Plan::Fallback;
+        }
+        return match (best_pattern(tag, &s.date), best_pattern(tag, &s.time), glue) {
+            (Some(date), Some(time), Some(glue)) => Plan::DatePlusTime {
+                date: date.to_string(),
+                time: time.to_string(),
+                glue: glue.to_string(),
+            },
+            _ => Plan::Fallback,
         };
     };
     let time = if difference != 0 {
@@ -492,23 +512,27 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
     if s.date.is_empty() {
         return halves(&time);
     }
-    let Some(date) = best_pattern(tag, &s.date) else {
-        return Plan::Fallback;
-    };
-    let Some(glue) = entry(tag, "dt", 'l', "datetime-medium") else {
+    let (Some(date), Some(glue)) = (best_pattern(tag, &s.date), glue) else {
         return Plan::Fallback;
     };
     halves(&glue.replace("{0}", &time).replace("{1}", date))
 }
 
-/// The pattern ICU's generator gives a date skeleton, where CLDR lists it (the locale's
-/// available formats, then its date styles).
+/// The pattern ICU's generator gives a date or a time skeleton, where CLDR lists it (the
+/// locale's available formats, then its date and time styles, whose skeletons the generator
+/// knows too).
 fn best_pattern(tag: &str, skeleton: &str) -> Option<&'static str> {
     let skeleton = canonical(skeleton);
     entry(tag, "di", 'l', &format!("af:{skeleton}")).or_else(|| {
         ["full", "long", "medium", "short"]
             .iter()
-            .filter_map(|s| entry(tag, "di", 'l', &format!("date-{s}")))
+            .flat_map(|s| {
+                [
+                    entry(tag, "di", 'l', &format!("date-{s}")),
+                    entry(tag, "dt", 'l', &format!("time-{s}")),
+                ]
+            })
+            .flatten()
             .find(|p| skeleton_of(p, None) == skeleton)
     })
 }
@@ -605,6 +629,8 @@ fn part_type(c: char) -> Option<&'static str> {
         'a' | 'b' | 'B' => "dayPeriod",
         'h' | 'H' | 'K' | 'k' => "hour",
         'm' => "minute",
+        's' => "second",
+        'z' | 'Z' | 'O' | 'v' | 'V' | 'X' | 'x' => "timeZoneName",
         _ => return None,
     })
 }
@@ -680,6 +706,11 @@ pub(crate) fn render(
                         number(u32::from(if h == 0 { 12 } else { h }), n, zero)
                     }
                     'm' if n <= 2 => number(u32::from(local.minute), n, zero),
+                    's' if n <= 2 => number(u32::from(local.second), n, zero),
+                    'z' | 'Z' | 'O' | 'v' | 'V' | 'X' | 'x' => parts
+                        .iter()
+                        .find(|(k, _)| *k == "timeZoneName")
+                        .map(|(_, v)| v.clone())?,
                     'M' | 'L' | 'E' | 'c' | 'a' | 'b' | 'B' | 'G' => name(kind)?,
                     _ => return None,
                 };
@@ -737,6 +768,49 @@ pub(crate) fn sources(
             (kind, value, source)
         })
         .collect()
+}
+
+/// The literal text of a glue's piece (quotes taken off, thin and narrow no-break spaces
+/// plain, as V8 writes them).
+fn unquote(text: &str) -> String {
+    tokens(text)
+        .into_iter()
+        .map(|t| match t {
+            Token::Text(t) => t,
+            Token::Field(c, n) => std::iter::repeat_n(c, n).collect(),
+        })
+        .collect::<String>()
+        .replace(['\u{2009}', '\u{202f}'], " ")
+}
+
+/// The pieces of [`Plan::DatePlusTime`]: the date (written for the start), the glue's text
+/// around the two times joined by `fallback` (`{0} – {1}`); None where a pattern holds a
+/// field [`render`] cannot write.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn date_plus_time(
+    date: &str,
+    time: &str,
+    glue: &str,
+    fallback: &str,
+    a: (&Local, &[(&'static str, String)]),
+    b: (&Local, &[(&'static str, String)]),
+) -> Option<Vec<(&'static str, String, &'static str)>> {
+    let literal = |t: &str| ("literal", unquote(t), ' ');
+    let (zero_at, one_at) = (glue.find("{0}")?, glue.find("{1}")?);
+    let (f0, f1) = (fallback.find("{0}")?, fallback.find("{1}")?);
+    if one_at > zero_at || f0 > f1 {
+        return None;
+    }
+    let mut first = vec![literal(&glue[..one_at])];
+    first.extend(render(date, a.0, a.1)?);
+    first.push(literal(&glue[one_at + 3..zero_at]));
+    first.push(literal(&fallback[..f0]));
+    first.extend(render(time, a.0, a.1)?);
+    first.push(literal(&fallback[f0 + 3..f1]));
+    let mut second = render(time, b.0, b.1)?;
+    second.push(literal(&fallback[f1 + 3..]));
+    second.push(literal(&glue[zero_at + 3..]));
+    Some(sources(first, second))
 }
 
 #[cfg(test)]
@@ -831,6 +905,17 @@ mod tests {
         assert_eq!(format!("{a}|{b}"), "d MMM y\u{202f}'г'., HH:mm–|HH:mm");
         // Different days with a time: no interval pattern.
         assert_eq!(plan("ru", "yMMMdHHmm", Field::Day), Plan::Fallback);
+        // de: `Sonntag, 10. März 2024, 04:30:00 GMT-2:30 – 04:30:05 GMT-2:30` (seed 1,
+        // program 646): seconds have no interval pattern; the date once.
+        match plan("de", "yMMMMEEEEdHHmmssz", Field::Second) {
+            Plan::DatePlusTime { date, time, glue } => {
+                assert_eq!(
+                    (date.as_str(), time.as_str(), glue.as_str()),
+                    ("EEEE, d. MMMM y", "HH:mm:ss z", "{1}, {0}")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
         // Seconds differ where the format shows none: the start alone.
         assert_eq!(plan("en", "ahmm", Field::Second), Plan::Single);
     }

@@ -1152,10 +1152,10 @@ fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static 
 /// The skeleton of V8's pattern for the options, as `formatRange` matches it against the
 /// interval formats: the styles' CLDR 48 patterns, or the component options' fields (ICU's
 /// generator keeps each field's width, the hour in the format's cycle). None for the
-/// options the interval path leaves to the fallback: zone names, seconds and their
-/// fractions, eras, day periods.
+/// options the interval path leaves to the fallback: zone names of component options,
+/// fractions of seconds, eras, day periods.
 fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
-    for k in ["timeZoneName", "era", "dayPeriod", "second"] {
+    for k in ["timeZoneName", "era", "dayPeriod"] {
         if text(o, k)?.is_some() {
             return Ok(None);
         }
@@ -1187,12 +1187,7 @@ fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
             pattern.push(' ');
             pattern.push_str(p);
         }
-        let skeleton = super::date_range::skeleton_of(&pattern, hour);
-        let zoned = skeleton
-            .chars()
-            .any(|c| matches!(c, 'z' | 'v' | 'V' | 'O' | 'Z' | 'X' | 'x'));
-        let seconds = skeleton.contains('s');
-        return Ok((!zoned && !seconds).then_some(skeleton));
+        return Ok(Some(super::date_range::skeleton_of(&pattern, hour)));
     }
     let mut skeleton = String::new();
     let mut push = |letter: char, n: usize| skeleton.extend(std::iter::repeat_n(letter, n));
@@ -1232,6 +1227,11 @@ fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
     match text(o, "minute")?.as_deref() {
         Some("2-digit") => push('m', 2),
         Some(_) => push('m', 1),
+        None => {}
+    }
+    match text(o, "second")?.as_deref() {
+        Some("2-digit") => push('s', 2),
+        Some(_) => push('s', 1),
         None => {}
     }
     Ok((!skeleton.is_empty()).then_some(skeleton))
@@ -1304,7 +1304,7 @@ impl DateFormatter {
         a: f64,
         b: f64,
     ) -> rquickjs::Result<Option<Array<'js>>> {
-        use super::date_range::{Plan, greatest_difference, plan, render, sources};
+        use super::date_range::{Plan, date_plus_time, greatest_difference, plan, render, sources};
         let Some(skeleton) = &self.range_skeleton else {
             return Ok(None);
         };
@@ -1326,6 +1326,20 @@ impl DateFormatter {
                     return Ok(None);
                 };
                 sources(x, y)
+            }
+            Some(Plan::DatePlusTime { date, time, glue }) => {
+                let (pa, pb) = (self.format_parts(a)?, self.format_parts(b)?);
+                match date_plus_time(
+                    &date,
+                    &time,
+                    &glue,
+                    &self.range_pattern(),
+                    (&la, &pa),
+                    (&lb, &pb),
+                ) {
+                    Some(pieces) => pieces,
+                    None => return Ok(None),
+                }
             }
         };
         let array = Array::new(ctx.clone())?;
