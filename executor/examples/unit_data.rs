@@ -26,8 +26,9 @@
 //! default numbering system, and `$<CODE>` a currency's symbol (`s`), narrow symbol (`n`)
 //! and names (`l`: `name`, and by plural); `dp` the day periods' names (`l` wide, `s`
 //! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
-//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`) and the time patterns
-//! (`time-short`…);
+//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`), the time patterns
+//! (`time-short`…) and the medium date-time glue (`datetime-medium`); `di` the date interval
+//! formats (see [`interval_formats`]);
 //! `tz`, `mz`, `zn` the time zone formats and names, `rg` the territory names (see
 //! [`zone_names`]; `∅∅∅` where a locale drops its parent's, as CLDR marks it); `mzi`, `mzg`, `pz` (in the root) the zones' metazones (see [`metazones`]);
 //! `rt:<unit>` the relative
@@ -254,6 +255,53 @@ fn interval_fallback(gregorian: &serde_json::Value, out: &mut Entries) {
         gregorian["dateTimeFormats"]["intervalFormats"]["intervalFormatFallback"].as_str()
     {
         out.insert(("dt".into(), 'l', "fallback".into()), pattern.into());
+    }
+}
+
+/// One locale's date interval formats, from its `ca-gregorian.json`
+/// (`dateTimeFormats.intervalFormats`), under `di` width `l`: field `<skeleton>/<letter>` the
+/// pattern for a range whose greatest differing field is the letter (`yMMMd/M`:
+/// `d MMM – d MMM y`), field `*` the locale's skeletons, space-separated (ICU matches a
+/// format's skeleton against these), `af:<skeleton>` the available formats and
+/// `date-<style>` the date styles' patterns; and under `dt` width `l`, field `datetime-medium`, the
+/// date-time glue ICU joins a date to a time range with (`{1}, {0}`).
+fn interval_formats(gregorian: &serde_json::Value, out: &mut Entries) {
+    let formats = &gregorian["dateTimeFormats"];
+    if let Some(serde_json::Value::Object(skeletons)) = formats.get("intervalFormats") {
+        let mut names = Vec::new();
+        for (skeleton, patterns) in skeletons {
+            let serde_json::Value::Object(patterns) = patterns else {
+                continue;
+            };
+            names.push(skeleton.clone());
+            for (letter, pattern) in patterns {
+                if let Some(pattern) = pattern.as_str() {
+                    out.insert(
+                        ("di".into(), 'l', format!("{skeleton}/{letter}")),
+                        pattern.into(),
+                    );
+                }
+            }
+        }
+        out.insert(("di".into(), 'l', "*".into()), names.join(" "));
+    }
+    // ICU's best pattern for a skeleton CLDR lists, and the date styles' patterns (the
+    // pattern generator knows these too): the date beside a time range.
+    if let Some(serde_json::Value::Object(available)) = formats.get("availableFormats") {
+        for (skeleton, pattern) in available {
+            if let Some(pattern) = pattern.as_str() {
+                out.insert(("di".into(), 'l', format!("af:{skeleton}")), pattern.into());
+            }
+        }
+    }
+    for style in ["full", "long", "medium", "short"] {
+        if let Some(pattern) = gregorian["dateFormats"][style].as_str() {
+            out.insert(("di".into(), 'l', format!("date-{style}")), pattern.into());
+        }
+    }
+    let medium = &formats["medium"];
+    if let Some(glue) = medium.as_str().or_else(|| medium["_value"].as_str()) {
+        out.insert(("dt".into(), 'l', "datetime-medium".into()), glue.into());
     }
 }
 
@@ -702,6 +750,7 @@ fn run(
             time_patterns(gregorian, &mut own);
             date_names(gregorian, &mut own);
             date_patterns(gregorian, &mut own);
+            interval_formats(gregorian, &mut own);
         }
         let zones = dates_dir
             .join("main")

@@ -563,6 +563,9 @@
   const dateRange = (state, a, b) => {
     if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
     const ta = instant(a), tb = instant(b);
+    // The format's interval pattern, where one applies (CLDR 48 intervalFormats).
+    const own = state.formatter.rangeParts(ta, tb);
+    if (own !== undefined && own !== null) return own;
     const formatter = widerRange(state, ta, tb) ?? state.formatter;
     const x = formatter.parts(ta), y = formatter.parts(tb);
     if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));

@@ -101,6 +101,11 @@ pub(crate) struct DateFormatter {
     /// another fixed offset, which ICU names by its offset only.
     #[qjs(skip_trace)]
     cldr_zone: Option<String>,
+    /// The skeleton of V8's pattern for these options, for `formatRange`'s interval
+    /// patterns (`date_range.rs`); None where ranges keep the fallback (another calendar, a
+    /// zone name, seconds…).
+    #[qjs(skip_trace)]
+    range_skeleton: Option<String>,
     /// A date or time style in the Gregorian calendar: CLDR 48's pattern for it (see
     /// [`style_pattern`]) and the formatter that applies it, in place of ICU4X's field sets.
     #[qjs(skip_trace)]
@@ -202,7 +207,7 @@ fn numeric_date(locale: &Locale) -> Option<NumericDate> {
 }
 
 /// Whether `c` is a zero digit of a decimal digit block (Latin, Arabic-Indic, Devanagari…).
-fn is_zero(c: char) -> bool {
+pub(crate) fn is_zero(c: char) -> bool {
     matches!(
         c,
         '0' | '\u{660}'
@@ -868,8 +873,14 @@ impl DateFormatter {
         } else {
             None
         };
+        let range_skeleton = if gregorian {
+            range_skeleton(&locale.to_string(), o)?
+        } else {
+            None
+        };
         Ok(DateFormatter {
             styled,
+            range_skeleton,
             formatter,
             zone,
             icu_zone,
@@ -898,6 +909,20 @@ impl DateFormatter {
     /// The instant `ms` in the formatter's zone: its ISO date, time and UTC offset (seconds).
     /// Beyond jiff's years (±9999; ECMAScript's time values reach ±275,760), the offset is
     /// the zone's at the nearest instant jiff holds and the date is counted in days.
+    /// An instant's local fields in the formatter's zone, for `formatRange`.
+    fn local_fields_of(&self, ms: f64) -> rquickjs::Result<super::date_range::Local> {
+        let (date, time, _) = self.local(ms)?;
+        Ok(super::date_range::Local {
+            year: date.year().extended_year(),
+            month: date.month().ordinal,
+            day: date.day_of_month().0,
+            hour: time.hour.number(),
+            minute: time.minute.number(),
+            second: time.second.number(),
+            millisecond: (time.subsecond.number() / 1_000_000) as u16,
+        })
+    }
+
     fn local(&self, ms: f64) -> rquickjs::Result<(Date<Iso>, Time, i32)> {
         let ms = ms as i64;
         if let Ok(ts) = jiff::Timestamp::from_millisecond(ms) {
@@ -1201,6 +1226,94 @@ fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static 
     out
 }
 
+/// The skeleton of V8's pattern for the options, as `formatRange` matches it against the
+/// interval formats: the styles' CLDR 48 patterns, or the component options' fields (ICU's
+/// generator keeps each field's width, the hour in the format's cycle). None for the
+/// options the interval path leaves to the fallback: zone names of component options,
+/// fractions of seconds, eras, day periods.
+fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
+    for k in ["timeZoneName", "era", "dayPeriod"] {
+        if text(o, k)?.is_some() {
+            return Ok(None);
+        }
+    }
+    if o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some() {
+        return Ok(None);
+    }
+    let hour = match text(o, "hourCycle")?.as_deref() {
+        Some("h11") => Some('K'),
+        Some("h12") => Some('h'),
+        Some("h23") => Some('H'),
+        Some("h24") => Some('k'),
+        _ => None,
+    };
+    let date_style = text(o, "dateStyle")?;
+    let time_style = text(o, "timeStyle")?;
+    if date_style.is_some() || time_style.is_some() {
+        let mut pattern = String::new();
+        if let Some(style) = &date_style {
+            let Some(p) = super::units::entry(tag, "di", 'l', &format!("date-{style}")) else {
+                return Ok(None);
+            };
+            pattern.push_str(p);
+        }
+        if let Some(style) = &time_style {
+            let Some(p) = super::units::entry(tag, "dt", 'l', &format!("time-{style}")) else {
+                return Ok(None);
+            };
+            pattern.push(' ');
+            pattern.push_str(p);
+        }
+        return Ok(Some(super::date_range::skeleton_of(&pattern, hour)));
+    }
+    let mut skeleton = String::new();
+    let mut push = |letter: char, n: usize| skeleton.extend(std::iter::repeat_n(letter, n));
+    match text(o, "year")?.as_deref() {
+        Some("2-digit") => push('y', 2),
+        Some(_) => push('y', 1),
+        None => {}
+    }
+    match text(o, "month")?.as_deref() {
+        Some("numeric") => push('M', 1),
+        Some("2-digit") => push('M', 2),
+        Some("short") => push('M', 3),
+        Some("long") => push('M', 4),
+        Some(_) => push('M', 5),
+        None => {}
+    }
+    match text(o, "weekday")?.as_deref() {
+        Some("short") => push('E', 3),
+        Some("long") => push('E', 4),
+        Some(_) => push('E', 5),
+        None => {}
+    }
+    match text(o, "day")?.as_deref() {
+        Some("2-digit") => push('d', 2),
+        Some(_) => push('d', 1),
+        None => {}
+    }
+    if let Some(width) = text(o, "hour")? {
+        let Some(letter) = hour else {
+            return Ok(None);
+        };
+        push(letter, if width == "2-digit" { 2 } else { 1 });
+        if matches!(letter, 'h' | 'K') {
+            push('a', 1);
+        }
+    }
+    match text(o, "minute")?.as_deref() {
+        Some("2-digit") => push('m', 2),
+        Some(_) => push('m', 1),
+        None => {}
+    }
+    match text(o, "second")?.as_deref() {
+        Some("2-digit") => push('s', 2),
+        Some(_) => push('s', 1),
+        None => {}
+    }
+    Ok((!skeleton.is_empty()).then_some(skeleton))
+}
+
 /// A formatter of the weekday alone in the width the options ask, when the date's length
 /// would print another width (`{weekday: "long", month: "short"}`); None otherwise.
 fn weekday_formatter(
@@ -1256,6 +1369,65 @@ impl DateFormatter {
             .map(|(k, _)| *k)
             .collect();
         Ok(two.join(" "))
+    }
+
+    /// The parts of the range between two instants with their `source`, where the
+    /// format's interval patterns apply (`date_range.rs`); undefined where the range falls
+    /// back to both ends formatted whole (`intl.js` joins them).
+    #[qjs(rename = "rangeParts")]
+    pub fn range_parts<'js>(
+        &self,
+        ctx: Ctx<'js>,
+        a: f64,
+        b: f64,
+    ) -> rquickjs::Result<Option<Array<'js>>> {
+        use super::date_range::{Plan, date_plus_time, greatest_difference, plan, render, sources};
+        let Some(skeleton) = &self.range_skeleton else {
+            return Ok(None);
+        };
+        let (la, lb) = (self.local_fields_of(a)?, self.local_fields_of(b)?);
+        let single = |ms: f64| -> rquickjs::Result<Vec<(&'static str, String, &'static str)>> {
+            Ok(self
+                .format_parts(ms)?
+                .into_iter()
+                .map(|(k, v)| (k, v, "shared"))
+                .collect())
+        };
+        let pieces = match greatest_difference(&la, &lb).map(|f| plan(&self.tag, skeleton, f)) {
+            None | Some(Plan::Single) => single(a)?,
+            Some(Plan::Fallback) => return Ok(None),
+            Some(Plan::Halves(first, second)) => {
+                let (pa, pb) = (self.format_parts(a)?, self.format_parts(b)?);
+                let (Some(x), Some(y)) = (render(&first, &la, &pa), render(&second, &lb, &pb))
+                else {
+                    return Ok(None);
+                };
+                sources(x, y)
+            }
+            Some(Plan::DatePlusTime { date, time, glue }) => {
+                let (pa, pb) = (self.format_parts(a)?, self.format_parts(b)?);
+                match date_plus_time(
+                    &date,
+                    &time,
+                    &glue,
+                    &self.range_pattern(),
+                    (&la, &pa),
+                    (&lb, &pb),
+                ) {
+                    Some(pieces) => pieces,
+                    None => return Ok(None),
+                }
+            }
+        };
+        let array = Array::new(ctx.clone())?;
+        for (i, (kind, value, source)) in pieces.into_iter().enumerate() {
+            let o = Object::new(ctx.clone())?;
+            super::parts::put(&o, "type", kind)?;
+            super::parts::put(&o, "value", value)?;
+            super::parts::put(&o, "source", source)?;
+            super::parts::put(&array, i as u32, o)?;
+        }
+        Ok(Some(array))
     }
 
     /// The local calendar date and hour of an instant in the formatter's zone

@@ -9,6 +9,7 @@
 //! touches `Intl` or a locale method pays for nothing).
 
 mod date_pattern;
+mod date_range;
 mod datetime;
 mod duration;
 mod number;
