@@ -100,6 +100,10 @@ pub(crate) struct DateFormatter {
     /// another fixed offset, which ICU names by its offset only.
     #[qjs(skip_trace)]
     cldr_zone: Option<String>,
+    /// The CLDR 48 pattern V8 picks for Gregorian component options (`skeleton.rs`, and a
+    /// time alone in the Buddhist calendar); None for styles and other calendars.
+    #[qjs(skip_trace)]
+    pattern: Option<String>,
 }
 
 /// How V8 writes a numeric date (`{year, month, day}: "numeric"`): the padding of the day
@@ -347,6 +351,80 @@ fn preferred_cycle(mut locale: Locale) -> Locale {
         locale.extensions.unicode.keywords.set(hc, value);
     }
     locale
+}
+
+/// The CLDR 48 pattern for Gregorian component options, as V8 asks ICU's pattern generator
+/// for it (`skeleton.rs`): the options' skeleton, the hour cycle the options name
+/// (`skeletonCycle`: hour12, hourCycle or the locale's `-u-hc`, else the locale's own `j`),
+/// the locale's decimal separator before fractional seconds.
+fn component_pattern(locale: &Locale, o: &Object) -> rquickjs::Result<String> {
+    let mut options = Vec::new();
+    for key in [
+        "weekday",
+        "era",
+        "year",
+        "month",
+        "day",
+        "dayPeriod",
+        "hour",
+        "minute",
+        "second",
+        "timeZoneName",
+    ] {
+        if let Some(v) = text(o, key)? {
+            options.push((key, v));
+        }
+    }
+    if let Some(n) = o.get::<_, Option<f64>>("fractionalSecondDigits")? {
+        options.push(("fractionalSecondDigits", (n as u32).to_string()));
+    }
+    let cycle = text(o, "skeletonCycle")?;
+    let tag = locale.to_string();
+    // `j` is the locale's `-u-hc` (the executor sets it from the short time pattern, and to
+    // h12 for the Punjabi that formats as the root), else the short time pattern's hour.
+    let hc = icu::locale::extensions::unicode::key!("hc");
+    let keyword = locale
+        .extensions
+        .unicode
+        .keywords
+        .get(&hc)
+        .map(|v| v.to_string());
+    let default_hour = match keyword.as_deref() {
+        Some("h11") => 'K',
+        Some("h12") => 'h',
+        Some("h23") => 'H',
+        Some("h24") => 'k',
+        _ => super::units::entry(&tag, "dt", 'l', "time-short")
+            .and_then(pattern_hour)
+            .map(|(c, _)| c)
+            .unwrap_or('H'),
+    };
+    let skeleton = super::skeleton::skeleton(
+        |k| {
+            options
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.clone())
+        },
+        cycle.as_deref(),
+    );
+    let pattern =
+        super::skeleton::best_pattern(&tag, &skeleton, &decimal_separator(locale), default_hour);
+    Ok(super::skeleton::with_cycle(&pattern, cycle.as_deref()))
+}
+
+/// The locale's decimal separator in its default numbering system.
+fn decimal_separator(locale: &Locale) -> String {
+    use icu_provider::prelude::*;
+    let data_locale = DataLocale::from(&locale.id);
+    let response: Result<DataResponse<icu::decimal::provider::DecimalSymbolsV1>, _> =
+        icu::decimal::provider::Baked.load(DataRequest {
+            id: DataIdentifierBorrowed::for_locale(&data_locale),
+            ..Default::default()
+        });
+    response
+        .map(|r| r.payload.get().decimal_separator().to_string())
+        .unwrap_or_else(|_| ".".to_string())
 }
 
 /// Whether the resolved options ask for a date field.
@@ -795,6 +873,14 @@ impl DateFormatter {
                 c => Some(icu_name(c).to_string()),
             }
         };
+        // A Buddhist time (th's default calendar) has the Gregorian time patterns.
+        let time_only = !fields_have_date(o)? && !has("era")?;
+        let buddhist = text(o, "calendar")?.as_deref() == Some("buddhist");
+        let pattern = if (gregorian || (buddhist && time_only)) && !styled {
+            Some(component_pattern(&locale, o)?)
+        } else {
+            None
+        };
         Ok(DateFormatter {
             formatter,
             zone,
@@ -818,6 +904,7 @@ impl DateFormatter {
             tag: locale.to_string(),
             zone_style,
             cldr_zone,
+            pattern,
         })
     }
 
@@ -870,6 +957,16 @@ impl DateFormatter {
 
     /// The instant `ms` (milliseconds since the epoch) formatted, as parts.
     fn format_parts(&self, ms: f64) -> rquickjs::Result<Vec<(&'static str, String)>> {
+        self.format_parts_with(ms, true)
+    }
+
+    /// The parts, with the digits of the CLDR 48 component pattern (`with_pattern`) or
+    /// without (a range's ends, whose patterns are the interval formats').
+    fn format_parts_with(
+        &self,
+        ms: f64,
+        with_pattern: bool,
+    ) -> rquickjs::Result<Vec<(&'static str, String)>> {
         let (date, time, offset) = self.local(ms)?;
         // Beyond jiff's years the zone is named by its offset (`GMT-4`), as on the reference.
         let named = if jiff::Timestamp::from_millisecond(ms as i64).is_ok() {
@@ -983,12 +1080,17 @@ impl DateFormatter {
                 piece.1 = piece.1.replace('\u{202f}', " ");
             }
         }
-        self.as_v8_patterns(&mut parts, &time);
+        self.as_v8_patterns(&mut parts, &time, with_pattern);
         Ok(split_fractional_seconds(parts))
     }
 
     /// Rewrites ICU4X's output where V8's patterns differ, as measured (see the fields).
-    fn as_v8_patterns(&self, parts: &mut Vec<(&'static str, String)>, time: &Time) {
+    fn as_v8_patterns(
+        &self,
+        parts: &mut Vec<(&'static str, String)>,
+        time: &Time,
+        with_pattern: bool,
+    ) {
         if self.hant {
             for piece in parts.iter_mut().filter(|p| p.0 == "literal") {
                 if piece.1.contains('\u{2009}') {
@@ -1026,6 +1128,15 @@ impl DateFormatter {
                     "day" => repad(&mut piece.1, if date.pad_day { 2 } else { 1 }),
                     "month" => repad(&mut piece.1, if date.pad_month { 2 } else { 1 }),
                     _ => {}
+                }
+            }
+        }
+        // The digits of the CLDR 48 pattern V8 picks for component options (`skeleton.rs`).
+        if let Some(pattern) = self.pattern.as_ref().filter(|_| with_pattern) {
+            let digits = super::skeleton::digits(pattern);
+            for piece in parts.iter_mut() {
+                if let Some((_, n)) = digits.iter().find(|(k, _)| *k == piece.0) {
+                    repad(&mut piece.1, *n);
                 }
             }
         }
@@ -1164,21 +1275,23 @@ impl DateFormatter {
         super::parts::pieces_to_js(&ctx, self.format_parts(ms)?)
     }
 
-    /// The numeric fields (`month`, `day`, `hour`) the pattern writes with two digits, read
-    /// off 2024-01-05 03:05:07 in the formatter's zone, space-separated: V8 resolves a
-    /// field's option from its pattern (`it`'s `dd/MM/y` resolves `"2-digit"`).
-    pub fn widths(&self) -> rquickjs::Result<String> {
-        let local = jiff::civil::date(2024, 1, 5)
-            .at(3, 5, 7, 0)
-            .to_zoned(self.zone.clone())
-            .map_err(failure)?;
-        let parts = self.format_parts(local.timestamp().as_millisecond() as f64)?;
-        let two: Vec<&str> = parts
-            .iter()
-            .filter(|(k, v)| matches!(*k, "month" | "day" | "hour") && v.chars().count() == 2)
-            .map(|(k, _)| *k)
-            .collect();
-        Ok(two.join(" "))
+    /// The parts of a range's end: as `parts`, less the component pattern's digits.
+    #[qjs(rename = "rangeParts")]
+    pub fn range_parts<'js>(&self, ctx: Ctx<'js>, ms: f64) -> rquickjs::Result<Array<'js>> {
+        super::parts::pieces_to_js(&ctx, self.format_parts_with(ms, false)?)
+    }
+
+    /// The component options V8's `resolvedOptions()` reads off the pattern (`skeleton.rs`),
+    /// as `option=value` separated by `;`; empty for styles and other calendars.
+    pub fn components(&self) -> String {
+        self.pattern
+            .as_deref()
+            .map(super::skeleton::components)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(";")
     }
 
     /// The local calendar date and hour of an instant in the formatter's zone

@@ -868,6 +868,29 @@ pub(crate) fn components(pattern: &str) -> Vec<(&'static str, String)> {
     found
 }
 
+/// The digits of the pattern's numeric fields (outside quotes): `hour`, `minute`, `second`,
+/// `day`, and `month` where numeric, each 1 or 2.
+pub(crate) fn digits(pattern: &str) -> Vec<(&'static str, usize)> {
+    let mut out = Vec::new();
+    for piece in pieces(pattern) {
+        let Piece::Field(c, n) = piece else {
+            continue;
+        };
+        let kind = match c {
+            'h' | 'H' | 'K' | 'k' => "hour",
+            'm' => "minute",
+            's' => "second",
+            'd' => "day",
+            'M' | 'L' if n <= 2 => "month",
+            _ => continue,
+        };
+        if !out.iter().any(|(k, _)| *k == kind) {
+            out.push((kind, n.min(2)));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -950,6 +973,14 @@ mod tests {
         assert_eq!(best("nb", "MMMMMjmm", 'H'), "LLLLL, H:mm");
         // de-AT, a long weekday alone takes `EHm`: "Sonntag, 00:00".
         assert_eq!(best("de-AT", "EEEEjmm", 'H'), "EEEE, HH:mm");
+    }
+
+    #[test]
+    fn digits_are_read_outside_quotes() {
+        assert_eq!(
+            digits("d 'de' MMMM 'às' H:mm"),
+            vec![("day", 1), ("hour", 1), ("minute", 2)]
+        );
     }
 
     #[test]
