@@ -34,6 +34,8 @@
 //! `rt:<unit>` the relative
 //! time patterns by width (`future:one`, `past:other`…) and the unit's words by offset
 //! (`-1`, `0`, `1`);
+//! `dn` the Gregorian calendar's names (`l`: months, weekdays, eras, see [`date_names`]) and
+//! style patterns (`p`: see [`date_patterns`]);
 //! `nu` (in the root) the ten digits of each numeric numbering system; `ca` the calendars'
 //! display names.
 
@@ -547,6 +549,70 @@ fn available_formats(gregorian: &serde_json::Value, fields: &serde_json::Value, 
     }
 }
 
+/// One locale's Gregorian names, from its `ca-gregorian.json`, under `dn` width `l`: the
+/// months (`months:<context>:<width>`, twelve names), the weekdays (`days:<context>:<width>`,
+/// seven names from Sunday) and the eras (`eras:<width>`, before and after Christ), each list
+/// tab-separated; the contexts are `format` and `stand-alone`, the widths CLDR's
+/// (`abbreviated`, `wide`, `narrow`, `short`; the eras' `abbr`, `names`, `narrow`). The
+/// AM/PM and flexible day period names are the `dp` lines.
+fn date_names(gregorian: &serde_json::Value, out: &mut Entries) {
+    const DAYS: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+    for context in ["format", "stand-alone"] {
+        for width in ["abbreviated", "wide", "narrow", "short"] {
+            let months = &gregorian["months"][context][width];
+            let names: Option<Vec<&str>> =
+                (1..=12).map(|m| months[m.to_string()].as_str()).collect();
+            if let Some(names) = names {
+                let field = format!("months:{context}:{width}");
+                out.insert(("dn".into(), 'l', field), names.join("\t"));
+            }
+            let days = &gregorian["days"][context][width];
+            let names: Option<Vec<&str>> = DAYS.iter().map(|d| days[*d].as_str()).collect();
+            if let Some(names) = names {
+                let field = format!("days:{context}:{width}");
+                out.insert(("dn".into(), 'l', field), names.join("\t"));
+            }
+        }
+    }
+    for (width, key) in [
+        ("abbr", "eraAbbr"),
+        ("names", "eraNames"),
+        ("narrow", "eraNarrow"),
+    ] {
+        let eras = &gregorian["eras"][key];
+        if let (Some(bc), Some(ad)) = (eras["0"].as_str(), eras["1"].as_str()) {
+            out.insert(
+                ("dn".into(), 'l', format!("eras:{width}")),
+                format!("{bc}\t{ad}"),
+            );
+        }
+    }
+}
+
+/// One locale's Gregorian style patterns, from its `ca-gregorian.json`, under `dn` width
+/// `p`: `date-<style>` and `time-<style>` (`full`, `long`, `medium`, `short`), and the
+/// date-time glue `glue-<style>` (`{1}, {0}`) and its `atTime` variant `glue-at-<style>`
+/// (`{1} 'at' {0}`).
+fn date_patterns(gregorian: &serde_json::Value, out: &mut Entries) {
+    for style in ["full", "long", "medium", "short"] {
+        let mut put = |field: String, value: &serde_json::Value| {
+            if let Some(p) = value.as_str() {
+                out.insert(("dn".into(), 'p', field), p.into());
+            }
+        };
+        put(format!("date-{style}"), &gregorian["dateFormats"][style]);
+        put(format!("time-{style}"), &gregorian["timeFormats"][style]);
+        put(
+            format!("glue-{style}"),
+            &gregorian["dateTimeFormats"][style],
+        );
+        put(
+            format!("glue-at-{style}"),
+            &gregorian["dateTimeFormats-atTime"]["standard"][style],
+        );
+    }
+}
+
 fn run(
     units_dir: &Path,
     numbers_dir: &Path,
@@ -599,6 +665,8 @@ fn run(
                 serde_json::Value::Null
             };
             available_formats(gregorian, &fields, &mut own);
+            date_names(gregorian, &mut own);
+            date_patterns(gregorian, &mut own);
         }
         let zones = dates_dir
             .join("main")

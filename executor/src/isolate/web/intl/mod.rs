@@ -8,6 +8,7 @@
 //! which builds the table of functions the first time `intl.js` loads (a program that never
 //! touches `Intl` or a locale method pays for nothing).
 
+mod date_pattern;
 mod datetime;
 mod duration;
 mod number;
