@@ -888,7 +888,14 @@ impl DateFormatter {
         // Left on ICU4X for now, as measured on the recordings: Spanish (its day periods'
         // spaces), Korean (`오전`) and Traditional Chinese (the space before `上午`).
         let language = locale.id.language.as_str();
-        let held = language == "es" || language == "ko" || hant;
+        // Also a day period beside the hour (the flexible period, `in the morning`, where the
+        // skeleton match still gives `a`) and fractional seconds (the separator of the
+        // numbering system a `-u-nu-` names), as the catalogue's cases show.
+        let held = language == "es"
+            || language == "ko"
+            || hant
+            || has("dayPeriod")?
+            || o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some();
         let pattern_formatter = pattern.as_ref().filter(|_| gregorian && !held).map(|_| {
             super::date_pattern::PatternFormatter::new(
                 &locale,
