@@ -28,7 +28,8 @@
 //! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
 //! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`), the time patterns
 //! (`time-short`…) and the medium date-time glue (`datetime-medium`); `di` the date interval
-//! formats (see [`interval_formats`]);
+//! formats (see [`interval_formats`]); `af`, `afi`, `afg`, `afa`, `afn` the date-time pattern
+//! generator's data (see [`available_formats`]);
 //! `tz`, `mz`, `zn` the time zone formats and names, `rg` the territory names (see
 //! [`zone_names`]; `∅∅∅` where a locale drops its parent's, as CLDR marks it); `mzi`, `mzg`, `pz` (in the root) the zones' metazones (see [`metazones`]);
 //! `rt:<unit>` the relative
@@ -533,6 +534,70 @@ fn calendar_names(names: &serde_json::Value, out: &mut Entries) {
     }
 }
 
+/// One locale's DateTimePatternGenerator data, from its `ca-gregorian.json` and
+/// `dateFields.json`, for `Intl.DateTimeFormat`'s component options (see the executor's
+/// `intl/skeleton.rs`): under `af` (width `l`) each availableFormats pattern by its skeleton
+/// (the plural `-count-` and `-alt-` variants are left out: no component option asks for
+/// weeks, and ICU takes the plain key); under `afi` the style patterns ICU's generator also
+/// holds (`d-full`… for dateFormats, `t-full`… for timeFormats); under `afg` the glue of a
+/// date and a time (`full`…, the `atTime` set, as ICU's generator prefers it, else the plain
+/// dateTimeFormats); under `afa` the appendItems (`Era`, `Timezone`…); under `afn` the
+/// fields' display names (`era`, `hour`…) that an appendItem's `{2}` takes.
+fn available_formats(gregorian: &serde_json::Value, fields: &serde_json::Value, out: &mut Entries) {
+    let formats = &gregorian["dateTimeFormats"];
+    if let Some(table) = formats["availableFormats"].as_object() {
+        for (skeleton, pattern) in table {
+            if skeleton.contains("-count-") || skeleton.contains("-alt-") {
+                continue;
+            }
+            if let Some(pattern) = pattern.as_str() {
+                out.insert(("af".into(), 'l', skeleton.clone()), pattern.into());
+            }
+        }
+    }
+    for style in ["full", "long", "medium", "short"] {
+        for (prefix, key) in [("d", "dateFormats"), ("t", "timeFormats")] {
+            if let Some(pattern) = gregorian[key][style].as_str() {
+                out.insert(
+                    ("afi".into(), 'l', format!("{prefix}-{style}")),
+                    pattern.into(),
+                );
+            }
+        }
+        let glue = gregorian["dateTimeFormats-atTime"]["standard"][style]
+            .as_str()
+            .or_else(|| formats[style].as_str());
+        if let Some(glue) = glue {
+            out.insert(("afg".into(), 'l', style.into()), glue.into());
+        }
+    }
+    if let Some(table) = formats["appendItems"].as_object() {
+        for (field, pattern) in table {
+            if let Some(pattern) = pattern.as_str() {
+                out.insert(("afa".into(), 'l', field.clone()), pattern.into());
+            }
+        }
+    }
+    for field in [
+        "era",
+        "year",
+        "quarter",
+        "month",
+        "week",
+        "weekday",
+        "day",
+        "dayperiod",
+        "hour",
+        "minute",
+        "second",
+        "zone",
+    ] {
+        if let Some(name) = fields[field]["displayName"].as_str() {
+            out.insert(("afn".into(), 'l', field.into()), name.into());
+        }
+    }
+}
+
 /// One locale's Gregorian names, from its `ca-gregorian.json`, under `dn` width `l`: the
 /// months (`months:<context>:<width>`, twelve names), the weekdays (`days:<context>:<width>`,
 /// seven names from Sunday) and the eras (`eras:<width>`, before and after Christ), each list
@@ -748,6 +813,13 @@ fn run(
             day_periods(gregorian, &mut own);
             interval_fallback(gregorian, &mut own);
             time_patterns(gregorian, &mut own);
+            let fields = dates_dir.join("main").join(&name).join("dateFields.json");
+            let fields = if fields.exists() {
+                read(&fields)?["main"][&name]["dates"]["fields"].clone()
+            } else {
+                serde_json::Value::Null
+            };
+            available_formats(gregorian, &fields, &mut own);
             date_names(gregorian, &mut own);
             date_patterns(gregorian, &mut own);
             interval_formats(gregorian, &mut own);

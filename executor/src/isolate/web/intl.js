@@ -512,12 +512,19 @@
     // Spanish's long and full times do not pad (`2:00:00 EET`).
     if (language === "pa" && timeStyle !== undefined && (hc === "h12" || hc === "h11")) hourDigits = 2;
     if (language === "es" && (timeStyle === "long" || timeStyle === "full")) hourDigits = 1;
-    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits, calendar: r.calendar, hourCycle: hasHour ? hc : undefined });
-    // V8 resolves a numeric field its pattern pads as "2-digit".
-    if (!dateStyle && !timeStyle && r.calendar === "gregory") {
-      const two = formatter.widths();
-      const numericDate = r.month === "numeric" || r.month === "2-digit";
-      for (const k of ["month", "day", "hour"]) if (r[k] === "numeric" && two.includes(k) && (k === "hour" || numericDate)) r[k] = "2-digit";
+    // The hour cycle V8 writes into the skeleton: one the options or the locale name, else
+    // the locale's own (`j`).
+    const skeletonCycle = hasHour && (hour12 !== undefined || hourCycle !== undefined || kept.hc !== undefined) ? hc : undefined;
+    const formatter = N.dateFormatter(withKeywords(base, kw), { ...f, dateStyle, timeStyle, timeZone, hourDigits, calendar: r.calendar, hourCycle: hasHour ? hc : undefined, skeletonCycle });
+    // V8 resolves the component options from its pattern (`skeleton.rs`): the widths it
+    // has (`month: "numeric"` for zh's `y年M月d日E`), in the spec's order.
+    if (!dateStyle && !timeStyle) {
+      const read = formatter.components();
+      if (read !== "") {
+        const got = Object.fromEntries(read.split(";").map((p) => p.split("=")));
+        for (const k of DATE_FIELDS) delete r[k];
+        for (const k of DATE_FIELDS) if (got[k] !== undefined) r[k] = k === "fractionalSecondDigits" ? Number(got[k]) : got[k];
+      }
     }
     dateFormats.set(this, { r, formatter, f, dateStyle, timeStyle, timeZone, hour12, hourCycle });
   }
@@ -567,7 +574,7 @@
     const own = state.formatter.rangeParts(ta, tb);
     if (own !== undefined && own !== null) return own;
     const formatter = widerRange(state, ta, tb) ?? state.formatter;
-    const x = formatter.parts(ta), y = formatter.parts(tb);
+    const x = formatter.endParts(ta), y = formatter.endParts(tb);
     if (join(x) === join(y)) return x.map((p) => ({ ...p, source: "shared" }));
     // The ends joined by the locale's interval fallback (`{0} – {1}`).
     const pattern = state.formatter.rangePattern();

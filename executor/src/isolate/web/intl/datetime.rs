@@ -101,6 +101,14 @@ pub(crate) struct DateFormatter {
     /// another fixed offset, which ICU names by its offset only.
     #[qjs(skip_trace)]
     cldr_zone: Option<String>,
+    /// The CLDR 48 pattern V8 picks for Gregorian component options (`skeleton.rs`, and a
+    /// time alone in the Buddhist calendar); None for styles and other calendars.
+    #[qjs(skip_trace)]
+    pattern: Option<String>,
+    /// The CLDR 48 pattern formatter (`date_pattern.rs`) that formats `pattern` in the
+    /// Gregorian calendar; None elsewhere (ICU4X formats).
+    #[qjs(skip_trace)]
+    pattern_formatter: Option<super::date_pattern::PatternFormatter>,
     /// The skeleton of V8's pattern for these options, for `formatRange`'s interval
     /// patterns (`date_range.rs`); None where ranges keep the fallback (another calendar, a
     /// zone name, seconds…).
@@ -407,6 +415,80 @@ fn preferred_cycle(mut locale: Locale) -> Locale {
         locale.extensions.unicode.keywords.set(hc, value);
     }
     locale
+}
+
+/// The CLDR 48 pattern for Gregorian component options, as V8 asks ICU's pattern generator
+/// for it (`skeleton.rs`): the options' skeleton, the hour cycle the options name
+/// (`skeletonCycle`: hour12, hourCycle or the locale's `-u-hc`, else the locale's own `j`),
+/// the locale's decimal separator before fractional seconds.
+fn component_pattern(locale: &Locale, o: &Object) -> rquickjs::Result<String> {
+    let mut options = Vec::new();
+    for key in [
+        "weekday",
+        "era",
+        "year",
+        "month",
+        "day",
+        "dayPeriod",
+        "hour",
+        "minute",
+        "second",
+        "timeZoneName",
+    ] {
+        if let Some(v) = text(o, key)? {
+            options.push((key, v));
+        }
+    }
+    if let Some(n) = o.get::<_, Option<f64>>("fractionalSecondDigits")? {
+        options.push(("fractionalSecondDigits", (n as u32).to_string()));
+    }
+    let cycle = text(o, "skeletonCycle")?;
+    let tag = locale.to_string();
+    // `j` is the locale's `-u-hc` (the executor sets it from the short time pattern, and to
+    // h12 for the Punjabi that formats as the root), else the short time pattern's hour.
+    let hc = icu::locale::extensions::unicode::key!("hc");
+    let keyword = locale
+        .extensions
+        .unicode
+        .keywords
+        .get(&hc)
+        .map(|v| v.to_string());
+    let default_hour = match keyword.as_deref() {
+        Some("h11") => 'K',
+        Some("h12") => 'h',
+        Some("h23") => 'H',
+        Some("h24") => 'k',
+        _ => super::units::entry(&tag, "dt", 'l', "time-short")
+            .and_then(pattern_hour)
+            .map(|(c, _)| c)
+            .unwrap_or('H'),
+    };
+    let skeleton = super::skeleton::skeleton(
+        |k| {
+            options
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.clone())
+        },
+        cycle.as_deref(),
+    );
+    let pattern =
+        super::skeleton::best_pattern(&tag, &skeleton, &decimal_separator(locale), default_hour);
+    Ok(super::skeleton::with_cycle(&pattern, cycle.as_deref()))
+}
+
+/// The locale's decimal separator in its default numbering system.
+fn decimal_separator(locale: &Locale) -> String {
+    use icu_provider::prelude::*;
+    let data_locale = DataLocale::from(&locale.id);
+    let response: Result<DataResponse<icu::decimal::provider::DecimalSymbolsV1>, _> =
+        icu::decimal::provider::Baked.load(DataRequest {
+            id: DataIdentifierBorrowed::for_locale(&data_locale),
+            ..Default::default()
+        });
+    response
+        .map(|r| r.payload.get().decimal_separator().to_string())
+        .unwrap_or_else(|_| ".".to_string())
 }
 
 /// Whether the resolved options ask for a date field.
@@ -856,7 +938,7 @@ impl DateFormatter {
             }
         };
         // A time style alone shows no calendar field: its pattern serves every calendar.
-        let styled = if styled && (gregorian || !has("dateStyle")?) {
+        let styled_pattern = if styled && (gregorian || !has("dateStyle")?) {
             let info = ZoneInfo {
                 zone: zone.clone(),
                 id: cldr_zone.clone(),
@@ -878,8 +960,36 @@ impl DateFormatter {
         } else {
             None
         };
+        // A Buddhist time (th's default calendar) has the Gregorian time patterns.
+        let time_only = !fields_have_date(o)? && !has("era")?;
+        let buddhist = text(o, "calendar")?.as_deref() == Some("buddhist");
+        let pattern = if (gregorian || (buddhist && time_only)) && !styled {
+            Some(component_pattern(&locale, o)?)
+        } else {
+            None
+        };
+        // Left on ICU4X for now, as measured on the recordings: Spanish (its day periods'
+        // spaces), Korean (`오전`) and Traditional Chinese (the space before `上午`).
+        let language = locale.id.language.as_str();
+        // Also a day period beside the hour (the flexible period, `in the morning`, where the
+        // skeleton match still gives `a`) and fractional seconds (the separator of the
+        // numbering system a `-u-nu-` names), as the catalogue's cases show.
+        let held = language == "es"
+            || language == "ko"
+            || hant
+            || has("dayPeriod")?
+            || o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some();
+        let pattern_formatter = pattern.as_ref().filter(|_| gregorian && !held).map(|_| {
+            super::date_pattern::PatternFormatter::new(
+                &locale,
+                super::date_pattern::ZoneInfo {
+                    zone: zone.clone(),
+                    id: cldr_zone.clone(),
+                },
+            )
+        });
         Ok(DateFormatter {
-            styled,
+            styled: styled_pattern,
             range_skeleton,
             formatter,
             zone,
@@ -903,6 +1013,8 @@ impl DateFormatter {
             tag: locale.to_string(),
             zone_style,
             cldr_zone,
+            pattern,
+            pattern_formatter,
         })
     }
 
@@ -969,9 +1081,27 @@ impl DateFormatter {
 
     /// The instant `ms` (milliseconds since the epoch) formatted, as parts.
     fn format_parts(&self, ms: f64) -> rquickjs::Result<Vec<(&'static str, String)>> {
+        self.format_parts_with(ms, true)
+    }
+
+    /// The parts, with the digits of the CLDR 48 component pattern (`with_pattern`) or
+    /// without (a range's ends, whose patterns are the interval formats').
+    fn format_parts_with(
+        &self,
+        ms: f64,
+        with_pattern: bool,
+    ) -> rquickjs::Result<Vec<(&'static str, String)>> {
         let (date, time, offset) = self.local(ms)?;
         if let Some((f, pattern)) = &self.styled {
             return Ok(f.format(pattern, &Moment::at(ms as i64, offset)));
+        }
+        // Gregorian component options: V8's CLDR 48 pattern, formatted as ICU writes it.
+        if with_pattern
+            && let (Some(pattern), Some(formatter)) = (&self.pattern, &self.pattern_formatter)
+            && jiff::Timestamp::from_millisecond(ms as i64).is_ok()
+        {
+            let moment = super::date_pattern::Moment::at(ms as i64, offset);
+            return Ok(formatter.format(pattern, &moment));
         }
         // Beyond jiff's years the zone is named by its offset (`GMT-4`), as on the reference.
         let named = if jiff::Timestamp::from_millisecond(ms as i64).is_ok() {
@@ -1085,12 +1215,17 @@ impl DateFormatter {
                 piece.1 = piece.1.replace('\u{202f}', " ");
             }
         }
-        self.as_v8_patterns(&mut parts, &time);
+        self.as_v8_patterns(&mut parts, &time, with_pattern);
         Ok(split_fractional_seconds(parts))
     }
 
     /// Rewrites ICU4X's output where V8's patterns differ, as measured (see the fields).
-    fn as_v8_patterns(&self, parts: &mut Vec<(&'static str, String)>, time: &Time) {
+    fn as_v8_patterns(
+        &self,
+        parts: &mut Vec<(&'static str, String)>,
+        time: &Time,
+        with_pattern: bool,
+    ) {
         if self.hant {
             for piece in parts.iter_mut().filter(|p| p.0 == "literal") {
                 if piece.1.contains('\u{2009}') {
@@ -1128,6 +1263,15 @@ impl DateFormatter {
                     "day" => repad(&mut piece.1, if date.pad_day { 2 } else { 1 }),
                     "month" => repad(&mut piece.1, if date.pad_month { 2 } else { 1 }),
                     _ => {}
+                }
+            }
+        }
+        // The digits of the CLDR 48 pattern V8 picks for component options (`skeleton.rs`).
+        if let Some(pattern) = self.pattern.as_ref().filter(|_| with_pattern) {
+            let digits = super::skeleton::digits(pattern);
+            for piece in parts.iter_mut() {
+                if let Some((_, n)) = digits.iter().find(|(k, _)| *k == piece.0) {
+                    repad(&mut piece.1, *n);
                 }
             }
         }
@@ -1354,21 +1498,24 @@ impl DateFormatter {
         super::parts::pieces_to_js(&ctx, self.format_parts(ms)?)
     }
 
-    /// The numeric fields (`month`, `day`, `hour`) the pattern writes with two digits, read
-    /// off 2024-01-05 03:05:07 in the formatter's zone, space-separated: V8 resolves a
-    /// field's option from its pattern (`it`'s `dd/MM/y` resolves `"2-digit"`).
-    pub fn widths(&self) -> rquickjs::Result<String> {
-        let local = jiff::civil::date(2024, 1, 5)
-            .at(3, 5, 7, 0)
-            .to_zoned(self.zone.clone())
-            .map_err(failure)?;
-        let parts = self.format_parts(local.timestamp().as_millisecond() as f64)?;
-        let two: Vec<&str> = parts
-            .iter()
-            .filter(|(k, v)| matches!(*k, "month" | "day" | "hour") && v.chars().count() == 2)
-            .map(|(k, _)| *k)
-            .collect();
-        Ok(two.join(" "))
+    /// The parts of a range's end joined by the fallback: as `parts`, less the component
+    /// pattern's digits.
+    #[qjs(rename = "endParts")]
+    pub fn end_parts<'js>(&self, ctx: Ctx<'js>, ms: f64) -> rquickjs::Result<Array<'js>> {
+        super::parts::pieces_to_js(&ctx, self.format_parts_with(ms, false)?)
+    }
+
+    /// The component options V8's `resolvedOptions()` reads off the pattern (`skeleton.rs`),
+    /// as `option=value` separated by `;`; empty for styles and other calendars.
+    pub fn components(&self) -> String {
+        self.pattern
+            .as_deref()
+            .map(super::skeleton::components)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(";")
     }
 
     /// The parts of the range between two instants with their `source`, where the

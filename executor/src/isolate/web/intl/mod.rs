@@ -17,6 +17,7 @@ mod parts;
 mod pattern;
 mod plurals;
 mod region;
+mod skeleton;
 mod text;
 mod units;
 mod zones;

@@ -229,6 +229,28 @@ pub(crate) fn has_locale(tag: &str) -> bool {
     cldr_locale(&locale.id) != "und"
 }
 
+/// Every entry of one `unit` and `width` for `tag`'s CLDR locale, its own and the ones it
+/// inherits from its ancestors (its own first in priority: a field appears once, with the
+/// nearest locale's pattern), sorted by field in byte order, as ICU's resource tables are.
+pub(crate) fn entries(tag: &str, unit: &str, width: char) -> Vec<(&'static str, &'static str)> {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    let blocks = &table().blocks;
+    let mut found: std::collections::BTreeMap<&'static str, &'static str> = Default::default();
+    let mut name = cldr_locale(&locale.id);
+    while let Some(block) = blocks.get(name) {
+        for (&(u, w, field), &pattern) in &block.entries {
+            if u == unit && w == width {
+                found.entry(field).or_insert(pattern);
+            }
+        }
+        if block.parent.is_empty() {
+            break;
+        }
+        name = block.parent;
+    }
+    found.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
