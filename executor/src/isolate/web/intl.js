@@ -522,6 +522,10 @@
       const read = formatter.components();
       if (read !== "") {
         const got = Object.fromEntries(read.split(";").map((p) => p.split("=")));
+        // A day period asked for beside a 12-hour clock stays resolved as asked (V8's pattern
+        // has the flexible period, `B`, where the match here has `a`); a 24-hour clock has
+        // none, as on the reference (`de` with `hour: "2-digit"`).
+        if (got.dayPeriod === undefined && r.dayPeriod !== undefined && (r.hourCycle === "h12" || r.hourCycle === "h11")) got.dayPeriod = r.dayPeriod;
         for (const k of DATE_FIELDS) delete r[k];
         for (const k of DATE_FIELDS) if (got[k] !== undefined) r[k] = k === "fractionalSecondDigits" ? Number(got[k]) : got[k];
       }
