@@ -26,10 +26,9 @@
 //! default numbering system, and `$<CODE>` a currency's symbol (`s`), narrow symbol (`n`)
 //! and names (`l`: `name`, and by plural); `dp` the day periods' names (`l` wide, `s`
 //! abbreviated, `n` narrow, by period) and rules (`r`: `from-before` in minutes, `@at`);
-//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`), the time patterns
-//! (`time-short`…) and the medium date-time glue (`datetime-medium`); `di` the date interval
-//! formats (see [`interval_formats`]); `af`, `afi`, `afg`, `afa`, `afn` the date-time pattern
-//! generator's data (see [`available_formats`]);
+//! `dt` the date interval fallback (`l`, `fallback`: `{0} – {1}`); `di` the date interval
+//! formats (see [`interval_formats`]); `af`, `afa` the date-time pattern generator's data (see
+//! [`available_formats`]);
 //! `tz`, `mz`, `zn` the time zone formats and names, `rg` the territory names (see
 //! [`zone_names`]; `∅∅∅` where a locale drops its parent's, as CLDR marks it); `mzi`, `mzg`, `pz` (in the root) the zones' metazones (see [`metazones`]);
 //! `rt:<unit>` the relative
@@ -263,9 +262,8 @@ fn interval_fallback(gregorian: &serde_json::Value, out: &mut Entries) {
 /// (`dateTimeFormats.intervalFormats`), under `di` width `l`: field `<skeleton>/<letter>` the
 /// pattern for a range whose greatest differing field is the letter (`yMMMd/M`:
 /// `d MMM – d MMM y`), field `*` the locale's skeletons, space-separated (ICU matches a
-/// format's skeleton against these), `af:<skeleton>` the available formats and
-/// `date-<style>` the date styles' patterns; and under `dt` width `l`, field `datetime-medium`, the
-/// date-time glue ICU joins a date to a time range with (`{1}, {0}`).
+/// format's skeleton against these). The date beside a time range takes the available formats
+/// (`af`), the style patterns and the medium glue (`dn` `p`) that the other functions write.
 fn interval_formats(gregorian: &serde_json::Value, out: &mut Entries) {
     let formats = &gregorian["dateTimeFormats"];
     if let Some(serde_json::Value::Object(skeletons)) = formats.get("intervalFormats") {
@@ -285,36 +283,6 @@ fn interval_formats(gregorian: &serde_json::Value, out: &mut Entries) {
             }
         }
         out.insert(("di".into(), 'l', "*".into()), names.join(" "));
-    }
-    // ICU's best pattern for a skeleton CLDR lists, and the date styles' patterns (the
-    // pattern generator knows these too): the date beside a time range.
-    if let Some(serde_json::Value::Object(available)) = formats.get("availableFormats") {
-        for (skeleton, pattern) in available {
-            if let Some(pattern) = pattern.as_str() {
-                out.insert(("di".into(), 'l', format!("af:{skeleton}")), pattern.into());
-            }
-        }
-    }
-    for style in ["full", "long", "medium", "short"] {
-        if let Some(pattern) = gregorian["dateFormats"][style].as_str() {
-            out.insert(("di".into(), 'l', format!("date-{style}")), pattern.into());
-        }
-    }
-    let medium = &formats["medium"];
-    if let Some(glue) = medium.as_str().or_else(|| medium["_value"].as_str()) {
-        out.insert(("dt".into(), 'l', "datetime-medium".into()), glue.into());
-    }
-}
-
-/// One locale's time patterns (`HH:mm:ss`), from its `ca-gregorian.json`, under `dt` width
-/// `l`, field `time-<style>`: the digits of a styled hour (`h:mm:ss a` in `es-MX`, `hh:mm:ss a`
-/// in `kn`), kept when an hour cycle replaces the pattern's, and the locale's default hour
-/// cycle (the short pattern's hour, as ICU reads it).
-fn time_patterns(gregorian: &serde_json::Value, out: &mut Entries) {
-    for style in ["full", "long", "medium", "short"] {
-        if let Some(pattern) = gregorian["timeFormats"][style].as_str() {
-            out.insert(("dt".into(), 'l', format!("time-{style}")), pattern.into());
-        }
     }
 }
 
@@ -534,16 +502,14 @@ fn calendar_names(names: &serde_json::Value, out: &mut Entries) {
     }
 }
 
-/// One locale's DateTimePatternGenerator data, from its `ca-gregorian.json` and
-/// `dateFields.json`, for `Intl.DateTimeFormat`'s component options (see the executor's
-/// `intl/skeleton.rs`): under `af` (width `l`) each availableFormats pattern by its skeleton
-/// (the plural `-count-` and `-alt-` variants are left out: no component option asks for
-/// weeks, and ICU takes the plain key); under `afi` the style patterns ICU's generator also
-/// holds (`d-full`… for dateFormats, `t-full`… for timeFormats); under `afg` the glue of a
-/// date and a time (`full`…, the `atTime` set, as ICU's generator prefers it, else the plain
-/// dateTimeFormats); under `afa` the appendItems (`Era`, `Timezone`…); under `afn` the
-/// fields' display names (`era`, `hour`…) that an appendItem's `{2}` takes.
-fn available_formats(gregorian: &serde_json::Value, fields: &serde_json::Value, out: &mut Entries) {
+/// One locale's DateTimePatternGenerator data, from its `ca-gregorian.json`, for
+/// `Intl.DateTimeFormat`'s component options (see the executor's `intl/skeleton.rs`): under
+/// `af` (width `l`) each availableFormats pattern by its skeleton (the plural `-count-` and
+/// `-alt-` variants are left out: no component option asks for weeks, and ICU takes the plain
+/// key); under `afa` the appendItems (`Era`, `Timezone`…). The generator's other data are
+/// written once for every reader: the style patterns and their glue by [`date_patterns`], the
+/// fields' display names (an appendItem's `{2}`) by [`text_names`] under `dtf`.
+fn available_formats(gregorian: &serde_json::Value, out: &mut Entries) {
     let formats = &gregorian["dateTimeFormats"];
     if let Some(table) = formats["availableFormats"].as_object() {
         for (skeleton, pattern) in table {
@@ -555,45 +521,11 @@ fn available_formats(gregorian: &serde_json::Value, fields: &serde_json::Value, 
             }
         }
     }
-    for style in ["full", "long", "medium", "short"] {
-        for (prefix, key) in [("d", "dateFormats"), ("t", "timeFormats")] {
-            if let Some(pattern) = gregorian[key][style].as_str() {
-                out.insert(
-                    ("afi".into(), 'l', format!("{prefix}-{style}")),
-                    pattern.into(),
-                );
-            }
-        }
-        let glue = gregorian["dateTimeFormats-atTime"]["standard"][style]
-            .as_str()
-            .or_else(|| formats[style].as_str());
-        if let Some(glue) = glue {
-            out.insert(("afg".into(), 'l', style.into()), glue.into());
-        }
-    }
     if let Some(table) = formats["appendItems"].as_object() {
         for (field, pattern) in table {
             if let Some(pattern) = pattern.as_str() {
                 out.insert(("afa".into(), 'l', field.clone()), pattern.into());
             }
-        }
-    }
-    for field in [
-        "era",
-        "year",
-        "quarter",
-        "month",
-        "week",
-        "weekday",
-        "day",
-        "dayperiod",
-        "hour",
-        "minute",
-        "second",
-        "zone",
-    ] {
-        if let Some(name) = fields[field]["displayName"].as_str() {
-            out.insert(("afn".into(), 'l', field.into()), name.into());
         }
     }
 }
@@ -812,14 +744,7 @@ fn run(
             let gregorian = &json["main"][&name]["dates"]["calendars"]["gregorian"];
             day_periods(gregorian, &mut own);
             interval_fallback(gregorian, &mut own);
-            time_patterns(gregorian, &mut own);
-            let fields = dates_dir.join("main").join(&name).join("dateFields.json");
-            let fields = if fields.exists() {
-                read(&fields)?["main"][&name]["dates"]["fields"].clone()
-            } else {
-                serde_json::Value::Null
-            };
-            available_formats(gregorian, &fields, &mut own);
+            available_formats(gregorian, &mut own);
             date_names(gregorian, &mut own);
             date_patterns(gregorian, &mut own);
             interval_formats(gregorian, &mut own);

@@ -138,7 +138,6 @@ impl PatternFormatter {
 
     /// The locale's style pattern from CLDR 48's Gregorian calendar: `kind` is `date`,
     /// `time`, `glue` or `glue-at`, `style` `full`, `long`, `medium` or `short`.
-    #[allow(dead_code)] // for the style selection on the dates-format branch
     pub(crate) fn style_pattern(&self, kind: &str, style: &str) -> Option<&'static str> {
         super::units::entry(&self.tag, "dn", 'p', &format!("{kind}-{style}"))
     }

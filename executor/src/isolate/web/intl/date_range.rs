@@ -489,7 +489,7 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
     } else {
         lookup(tag, best, field)
     };
-    let glue = entry(tag, "dt", 'l', "datetime-medium");
+    let glue = entry(tag, "dn", 'p', "glue-medium");
     let Some(time) = time else {
         // ICU's fallback on one day: the date once before the two times.
         if s.date.is_empty() {
@@ -523,13 +523,13 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
 /// knows too).
 fn best_pattern(tag: &str, skeleton: &str) -> Option<&'static str> {
     let skeleton = canonical(skeleton);
-    entry(tag, "di", 'l', &format!("af:{skeleton}")).or_else(|| {
+    entry(tag, "af", 'l', &skeleton).or_else(|| {
         ["full", "long", "medium", "short"]
             .iter()
             .flat_map(|s| {
                 [
-                    entry(tag, "di", 'l', &format!("date-{s}")),
-                    entry(tag, "dt", 'l', &format!("time-{s}")),
+                    entry(tag, "dn", 'p', &format!("date-{s}")),
+                    entry(tag, "dn", 'p', &format!("time-{s}")),
                 ]
             })
             .flatten()

@@ -403,7 +403,7 @@ fn preferred_cycle(mut locale: Locale) -> Locale {
     {
         return locale;
     }
-    let short = super::units::entry(&locale.to_string(), "dt", 'l', "time-short");
+    let short = super::units::entry(&locale.to_string(), "dn", 'p', "time-short");
     let cycle = match short.and_then(pattern_hour) {
         Some(('h', _)) => "h12",
         Some(('H', _)) => "h23",
@@ -458,7 +458,7 @@ fn component_pattern(locale: &Locale, o: &Object) -> rquickjs::Result<String> {
         Some("h12") => 'h',
         Some("h23") => 'H',
         Some("h24") => 'k',
-        _ => super::units::entry(&tag, "dt", 'l', "time-short")
+        _ => super::units::entry(&tag, "dn", 'p', "time-short")
             .and_then(pattern_hour)
             .map(|(c, _)| c)
             .unwrap_or('H'),
@@ -882,7 +882,7 @@ impl DateFormatter {
         if let Some(style) = text(o, "timeStyle")?
             && locale.id.language.as_str() != "und"
             && let Some((letter, digits)) =
-                super::units::entry(&locale.to_string(), "dt", 'l', &format!("time-{style}"))
+                super::units::entry(&locale.to_string(), "dn", 'p', &format!("time-{style}"))
                     .and_then(pattern_hour)
         {
             let hc = icu::locale::extensions::unicode::key!("hc");
@@ -1396,13 +1396,13 @@ fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
     if date_style.is_some() || time_style.is_some() {
         let mut pattern = String::new();
         if let Some(style) = &date_style {
-            let Some(p) = super::units::entry(tag, "di", 'l', &format!("date-{style}")) else {
+            let Some(p) = super::units::entry(tag, "dn", 'p', &format!("date-{style}")) else {
                 return Ok(None);
             };
             pattern.push_str(p);
         }
         if let Some(style) = &time_style {
-            let Some(p) = super::units::entry(tag, "dt", 'l', &format!("time-{style}")) else {
+            let Some(p) = super::units::entry(tag, "dn", 'p', &format!("time-{style}")) else {
                 return Ok(None);
             };
             pattern.push(' ');

@@ -21,8 +21,10 @@
 //! 5. the hour cycle the options ask for replaces the pattern's hour letter ([`with_cycle`]),
 //!    and `resolvedOptions()` reads the components back off the pattern ([`components`]).
 //!
-//! The data are the table's `af`, `afi`, `afg`, `afa` and `afn` entries (the `unit_data`
-//! example writes them from CLDR 48, the reference's release).
+//! The data are the table's `af` and `afa` entries, the style patterns and their glue (`dn`
+//! `p`, shared with the style formatter) and the fields' display names (`dtf`, shared with
+//! `Intl.DisplayNames`); the `unit_data` example writes them from CLDR 48, the reference's
+//! release.
 
 use super::units;
 
@@ -373,8 +375,8 @@ impl Generator {
             g.add(&c.to_string(), None);
         }
         for style in ["full", "long", "medium", "short"] {
-            for kind in ["d", "t"] {
-                if let Some(p) = units::entry(tag, "afi", 'l', &format!("{kind}-{style}")) {
+            for kind in ["date", "time"] {
+                if let Some(p) = units::entry(tag, "dn", 'p', &format!("{kind}-{style}")) {
                     g.add(p, None);
                 }
             }
@@ -383,7 +385,8 @@ impl Generator {
             g.add(pattern, Some(skeleton));
         }
         for (i, style) in ["full", "long", "medium", "short"].iter().enumerate() {
-            g.glue[i] = units::entry(tag, "afg", 'l', style)
+            g.glue[i] = units::entry(tag, "dn", 'p', &format!("glue-at-{style}"))
+                .or_else(|| units::entry(tag, "dn", 'p', &format!("glue-{style}")))
                 .unwrap_or("{1} {0}")
                 .to_string();
         }
@@ -418,7 +421,7 @@ impl Generator {
             (SECOND, "second"),
             (ZONE, "zone"),
         ] {
-            if let Some(p) = units::entry(tag, "afn", 'l', key) {
+            if let Some(p) = units::entry(tag, "dtf", 'l', key) {
                 g.names.push((field, p.to_string()));
             }
         }
