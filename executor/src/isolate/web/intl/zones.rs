@@ -125,7 +125,7 @@ fn generic(
             return Some(
                 fallback
                     .replace("{1}", name)
-                    .replace("{0}", &exemplar_city(tag, id)),
+                    .replace("{0}", &partial_location(tag, id, mz)),
             );
         }
     }
@@ -170,6 +170,19 @@ fn location(tag: &str, id: &str) -> Option<String> {
         exemplar_city(tag, id)
     };
     Some(format.replace("{0}", &place))
+}
+
+/// The place a partial location name gives (`EET (Egypt)`), as ICU's generic names choose
+/// it: the zone's territory where the zone is its metazone's golden zone for that territory
+/// (`Europe_Eastern` in `EG` is `Africa/Cairo`), else the zone's city.
+fn partial_location(tag: &str, id: &str, mz: &str) -> String {
+    if let Some(territory) = territory_of(id)
+        && entry("und", "mzg", 'l', &format!("{mz}:{territory}")) == Some(id)
+        && let Some(name) = entry(tag, "rg", 'l', &territory)
+    {
+        return name.to_string();
+    }
+    exemplar_city(tag, id)
 }
 
 /// The zone's city as the reference names it: its id's last segment (`St Johns`, `Sydney`),
@@ -244,6 +257,14 @@ pub(crate) fn gmt(tag: &str, offset: i32, short: bool) -> String {
     let pattern = if offset < 0 { negative } else { positive };
     let abs = offset.unsigned_abs();
     let (h, m, s) = (abs / 3600, abs / 60 % 60, abs % 60);
+    // The short form of a whole hour is the pattern cut after its hour, as ICU derives its
+    // hour-only pattern: what follows the minutes goes too (`he`'s `-HH:mm\u{200e}` is
+    // `-HH`, so `GMT-8\u{200e}` keeps the one mark of `gmtFormat`).
+    let pattern = if short && m == 0 && s == 0 {
+        hour_only(pattern)
+    } else {
+        pattern
+    };
     // The pattern's minutes and the separator before them.
     let minutes_at = pattern.find("mm");
     let separator = minutes_at
@@ -288,6 +309,18 @@ pub(crate) fn gmt(tag: &str, offset: i32, short: bool) -> String {
     }
     let text = localize_digits(tag, &text);
     format.replace("{0}", &text)
+}
+
+/// An offset pattern up to the end of its hour (`+HH:mm` → `+HH`); a pattern without
+/// minutes stays whole.
+fn hour_only(pattern: &str) -> &str {
+    let Some(minutes) = pattern.find("mm") else {
+        return pattern;
+    };
+    match pattern[..minutes].rfind('H') {
+        Some(hour) => &pattern[..hour + 1],
+        None => pattern,
+    }
 }
 
 /// ASCII digits written in the locale's numbering system (its `-u-nu-` keyword, else its
@@ -362,6 +395,21 @@ mod tests {
                 ZoneStyle::GenericShort
             ),
             "대한민국 시간"
+        );
+        // A whole hour cuts the offset pattern after its hour: one mark, gmtFormat's
+        // (seed 43, #228).
+        assert_eq!(gmt("he-IL", -8 * 3600, true), "GMT-8\u{200e}");
+        // The partial location of a metazone's golden zone in its territory names the
+        // territory (seed 8484, #822).
+        assert_eq!(
+            name(
+                "en-GB",
+                "Africa/Cairo",
+                "Africa/Cairo",
+                1656633599000,
+                ZoneStyle::GenericShort
+            ),
+            "EET (Egypt)"
         );
         // The city of the zone id, not CLDR's exemplar city (`St. John’s` in `en`).
         assert_eq!(
