@@ -396,22 +396,28 @@
   const DATE_FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
   const dateFormats = new WeakMap();
   const hourCycles = new Map();
-  // The locale's own 12-hour and default cycles, read off its formatted hours.
+  // The locale's default cycle, read off its formatted hours.
   const localeCycles = (base) => {
     let c = hourCycles.get(base);
     if (c === undefined) {
       const f = N.dateFormatter(base, { hour: "numeric", timeZone: "UTC" });
       const at13 = f.parts(13 * 3600000), at0 = f.parts(0);
       const twelve = at13.some((p) => p.type === "dayPeriod");
-      const f12 = N.dateFormatter(`${base}-u-hc-h12`, { hour: "numeric", timeZone: "UTC" });
       const zero = at0.find((p) => p.type === "hour")?.value;
       const h11 = twelve ? /^[0٠۰०০]$/.test(zero ?? "") : false;
-      void f12;
-      c = { default: twelve ? (h11 ? "h11" : "h12") : "h23", twelve: h11 ? "h11" : "h12" };
+      c = { default: twelve ? (h11 ? "h11" : "h12") : "h23" };
       hourCycles.set(base, c);
     }
     return c;
   };
+  // The cycle `hour12` picks, as V8 does: the locale's own when it has the asked clock, else
+  // h12 (h11 in Japan, where CLDR's time data allows `K` before `h`) or h23.
+  const twelveHourCycle = (base, own) => {
+    if (own === "h11" || own === "h12") return own;
+    const region = base.split("-").slice(1).find((p) => /^([A-Za-z]{2}|\d{3})$/.test(p));
+    return region !== undefined && region.toUpperCase() === "JP" ? "h11" : "h12";
+  };
+  const twentyFourHourCycle = (own) => (own === "h23" || own === "h24" ? own : "h23");
   const offsetZone = /^[+-]\d{2}(:?\d{2})?$/;
   const timeZoneOption = (v) => {
     if (v === undefined) return "UTC";
@@ -476,7 +482,7 @@
     const cycles = localeCycles(base);
     const hasHour = f.hour !== undefined || timeStyle !== undefined;
     let hc;
-    if (hour12 !== undefined) hc = hour12 ? cycles.twelve : "h23";
+    if (hour12 !== undefined) hc = hour12 ? twelveHourCycle(base, cycles.default) : twentyFourHourCycle(cycles.default);
     else if (hourCycle !== undefined) hc = hourCycle;
     else if (kept.hc !== undefined) hc = kept.hc;
     else hc = cycles.default;

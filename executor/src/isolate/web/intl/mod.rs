@@ -396,6 +396,12 @@ pub(crate) fn naming_locale(tag: &str) -> Locale {
     locale
 }
 
+/// Language-region pairs ICU 78 files as aliases of another locale and so does not list as
+/// available: the lookup falls back to the language. CLDR 48 moved Norwegian Bokmål's data
+/// to `no` and keeps `nb-NO` as `nb`'s default content, so `nb-NO` resolves as `nb`
+/// (measured on the reference: `resolvedOptions().locale`).
+const ALIASED_REGIONS: [(&str, &str); 1] = [("nb", "NO")];
+
 /// The locale a service resolves to for a supported tag's base: the tag without a region
 /// CLDR does not know (`de-XX` → `de`), as ICU's lookup falls back.
 fn available(tag: &str, any_language: bool) -> Option<String> {
@@ -405,6 +411,12 @@ fn available(tag: &str, any_language: bool) -> Option<String> {
     let mut id = LanguageIdentifier::try_from_str(tag).ok()?;
     if is_gurmukhi_punjabi(&id) {
         return Some("pa".to_string());
+    }
+    if id.script.is_none()
+        && let Some(region) = id.region
+        && ALIASED_REGIONS.contains(&(id.language.as_str(), region.as_str()))
+    {
+        id.region = None;
     }
     if let Some(region) = id.region {
         let names = icu_experimental::displaynames::multi::RegionDisplayNames::try_new_unstable(
@@ -484,4 +496,17 @@ fn numbering_system(tag: &str) -> String {
     response
         .map(|r| r.payload.get().numsys().to_string())
         .unwrap_or_else(|_| "latn".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locales_resolve_as_icu_78_lists_them() {
+        // nb-NO is no locale of ICU 78's: it resolves as nb (dates seed 7373, #918).
+        assert_eq!(available("nb-NO", false).as_deref(), Some("nb"));
+        assert_eq!(available("de-AT", false).as_deref(), Some("de-AT"));
+        assert_eq!(available("pa-IN", false).as_deref(), Some("pa"));
+    }
 }
