@@ -124,14 +124,18 @@ pub(crate) struct DateFormatter {
 /// ICU's `DateFormat` builds it: the date style's pattern, the time style's, or both joined
 /// by the date style's date-time glue: its `atTime` variant where CLDR has one (`{1} 'at'
 /// {0}`; `sw-KE`'s medium `{1}, {0}` against the plain `{1} {0}`, measured on the
-/// reference), else the plain one. None where the time pattern's hour cycle differs from `cycle` (V8 then asks
-/// ICU's pattern generator for the pattern's skeleton in that cycle) or the table lacks a
-/// pattern.
+/// reference), else the plain one. Where the pattern's hour cycle differs from `cycle`, V8's
+/// `DateTimeStylePattern` asks ICU's pattern generator for the pattern's skeleton in that
+/// cycle (`skeleton::style_skeleton`; the hour's length matched) and puts the cycle's hour
+/// letter into the answer: `ko`'s `a h시 m분 s초 zzzz` on h23 is `H시 m분 s초 zzzz`, `tr`'s
+/// `HH:mm:ss z` on h12 `a hh:mm:ss z`. None where the table lacks a pattern.
 fn style_pattern(
     f: &PatternFormatter,
+    locale: &Locale,
     date_style: Option<&str>,
     time_style: Option<&str>,
     cycle: Option<&str>,
+    gregorian: bool,
 ) -> Option<String> {
     let date = match date_style {
         Some(style) => Some(f.style_pattern("date", style)?),
@@ -141,17 +145,44 @@ fn style_pattern(
         Some(style) => Some(f.style_pattern("time", style)?),
         None => None,
     };
-    if let Some(time) = time {
+    let pattern = glued(f, date, time, date_style)?;
+    if let Some(time) = time
+        && let Some(cycle) = cycle
+    {
         let own = match pattern_hour(time)?.0 {
             'h' => "h12",
             'H' => "h23",
             'K' => "h11",
             _ => "h24",
         };
-        if cycle.is_some_and(|c| c != own) {
-            return None;
+        if cycle != own {
+            // The table holds the Gregorian calendar's patterns and names only: another
+            // calendar's generator answers a 12-hour clock differently (`th`'s Buddhist
+            // `h:mm:ss a zzzz` prints the root's `PM`, `fa`'s Persian appends `(z)`), left
+            // to ICU4X.
+            if !gregorian && matches!(cycle, "h11" | "h12") {
+                return None;
+            }
+            let skeleton = super::skeleton::style_skeleton(&pattern, cycle);
+            let best = super::skeleton::best_pattern(
+                &locale.to_string(),
+                &skeleton,
+                &decimal_separator(locale),
+                default_hour(locale),
+            );
+            return Some(super::skeleton::with_cycle(&best, Some(cycle)));
         }
     }
+    Some(pattern)
+}
+
+/// The date style's pattern, the time style's, or both joined by the date style's glue.
+fn glued(
+    f: &PatternFormatter,
+    date: Option<&str>,
+    time: Option<&str>,
+    date_style: Option<&str>,
+) -> Option<String> {
     match (date, time, date_style) {
         (Some(date), Some(time), Some(style)) => {
             let mut glue = f
@@ -444,25 +475,7 @@ fn component_pattern(locale: &Locale, o: &Object) -> rquickjs::Result<String> {
     }
     let cycle = text(o, "skeletonCycle")?;
     let tag = locale.to_string();
-    // `j` is the locale's `-u-hc` (the executor sets it from the short time pattern, and to
-    // h12 for the Punjabi that formats as the root), else the short time pattern's hour.
-    let hc = icu::locale::extensions::unicode::key!("hc");
-    let keyword = locale
-        .extensions
-        .unicode
-        .keywords
-        .get(&hc)
-        .map(|v| v.to_string());
-    let default_hour = match keyword.as_deref() {
-        Some("h11") => 'K',
-        Some("h12") => 'h',
-        Some("h23") => 'H',
-        Some("h24") => 'k',
-        _ => super::units::entry(&tag, "dn", 'p', "time-short")
-            .and_then(pattern_hour)
-            .map(|(c, _)| c)
-            .unwrap_or('H'),
-    };
+    let default_hour = default_hour(locale);
     let skeleton = super::skeleton::skeleton(
         |k| {
             options
@@ -475,6 +488,29 @@ fn component_pattern(locale: &Locale, o: &Object) -> rquickjs::Result<String> {
     let pattern =
         super::skeleton::best_pattern(&tag, &skeleton, &decimal_separator(locale), default_hour);
     Ok(super::skeleton::with_cycle(&pattern, cycle.as_deref()))
+}
+
+/// The hour letter `j` stands for in the locale's pattern generator: its `-u-hc` (the
+/// executor sets it from the short time pattern, and to h12 for the Punjabi that formats as
+/// the root), else the short time pattern's hour.
+fn default_hour(locale: &Locale) -> char {
+    let hc = icu::locale::extensions::unicode::key!("hc");
+    let keyword = locale
+        .extensions
+        .unicode
+        .keywords
+        .get(&hc)
+        .map(|v| v.to_string());
+    match keyword.as_deref() {
+        Some("h11") => 'K',
+        Some("h12") => 'h',
+        Some("h23") => 'H',
+        Some("h24") => 'k',
+        _ => super::units::entry(&locale.to_string(), "dn", 'p', "time-short")
+            .and_then(pattern_hour)
+            .map(|(c, _)| c)
+            .unwrap_or('H'),
+    }
 }
 
 /// The locale's decimal separator in its default numbering system.
@@ -947,9 +983,11 @@ impl DateFormatter {
             let cycle = text(o, "hourCycle")?;
             style_pattern(
                 &f,
+                &locale,
                 text(o, "dateStyle")?.as_deref(),
                 text(o, "timeStyle")?.as_deref(),
                 cycle.as_deref(),
+                gregorian,
             )
             .map(|pattern| (f, pattern))
         } else {
@@ -968,14 +1006,13 @@ impl DateFormatter {
         } else {
             None
         };
-        // Left on ICU4X for now, as measured on the recordings: Spanish (its day periods'
-        // spaces), Korean (`오전`) and Traditional Chinese (the space before `上午`).
+        // Left on ICU4X for now, as measured on the recordings: Korean (`오전`) and
+        // Traditional Chinese (the space before `上午`).
         let language = locale.id.language.as_str();
         // Also a day period beside the hour (the flexible period, `in the morning`, where the
         // skeleton match still gives `a`) and fractional seconds (the separator of the
         // numbering system a `-u-nu-` names), as the catalogue's cases show.
-        let held = language == "es"
-            || language == "ko"
+        let held = language == "ko"
             || hant
             || has("dayPeriod")?
             || o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some();

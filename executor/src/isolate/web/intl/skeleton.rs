@@ -238,8 +238,6 @@ struct Skeleton {
     original: [Option<(char, usize)>; FIELDS],
     base: [Option<(char, usize)>; FIELDS],
     kinds: [i32; FIELDS],
-    /// The day period was added to a 12-hour skeleton that named none.
-    default_period: bool,
 }
 
 impl Skeleton {
@@ -261,7 +259,6 @@ impl Skeleton {
                     && let Some(r) = letter_row('a', 1)
                 {
                     s.set(r, 'a', 1);
-                    s.default_period = true;
                 }
             } else {
                 s.original[DAY_PERIOD] = None;
@@ -521,7 +518,9 @@ impl Generator {
                 *piece = Piece::Literal(text);
                 continue;
             }
-            if request.kinds[field] == 0 || (field == DAY_PERIOD && request.default_period) {
+            // A day period the request only implies (`a`, added to a 12-hour skeleton) still
+            // replaces the pattern's (`zh-Hant`'s `Bh:mm:ss` on h11 is `aK:mm:ss`, `上午0:13:35`).
+            if request.kinds[field] == 0 {
                 continue;
             }
             let Some((wanted, mut wanted_len)) = request.original[field] else {
@@ -744,6 +743,28 @@ pub(crate) fn skeleton(get: impl Fn(&str) -> Option<String>, cycle: Option<&str>
 /// stands for (the locale's short time pattern's hour).
 pub(crate) fn best_pattern(tag: &str, skeleton: &str, decimal: &str, default_hour: char) -> String {
     Generator::new(tag, decimal, default_hour).best_pattern(skeleton)
+}
+
+/// The skeleton V8 asks the generator for when a date or time style's pattern has another
+/// hour cycle than `cycle`: the pattern's fields as ICU's generator reads a skeleton off a
+/// pattern (quoted text left out, each field's letters as written), without its day period
+/// and with the cycle's hour letter (`a h시 m분 s초 zzzz` on h23 is `Hmszzzz`).
+pub(crate) fn style_skeleton(pattern: &str, cycle: &str) -> String {
+    let hour = match cycle {
+        "h11" => 'K',
+        "h12" => 'h',
+        "h24" => 'k',
+        _ => 'H',
+    };
+    let mut out = String::new();
+    for piece in pieces(pattern) {
+        match piece {
+            Piece::Field('a' | 'b' | 'B', _) | Piece::Literal(_) => {}
+            Piece::Field('h' | 'H' | 'K' | 'k', n) => out.extend(std::iter::repeat_n(hour, n)),
+            Piece::Field(c, n) => out.extend(std::iter::repeat_n(c, n)),
+        }
+    }
+    out
 }
 
 /// The pattern with every hour letter outside quotes replaced by the cycle's (`h11` `K`,
@@ -976,6 +997,35 @@ mod tests {
         assert_eq!(best("nb", "MMMMMjmm", 'H'), "LLLLL, H:mm");
         // de-AT, a long weekday alone takes `EHm`: "Sonntag, 00:00".
         assert_eq!(best("de-AT", "EEEEjmm", 'H'), "EEEE, HH:mm");
+    }
+
+    #[test]
+    fn a_style_in_another_cycle_is_regenerated_from_its_skeleton() {
+        // ko's full time on h23: "5시 30분 0초 인도 표준시" (seed 1, #315).
+        let ko = style_skeleton("a h시 m분 s초 zzzz", "h23");
+        assert_eq!(ko, "Hmszzzz");
+        assert_eq!(
+            with_cycle(&best("ko", &ko, 'H'), Some("h23")),
+            "H시 m분 s초 zzzz"
+        );
+        // tr's long time on h12: "ÖÖ 07:00:00 GMT-5" (seed 1, #801).
+        let tr = style_skeleton("HH:mm:ss z", "h12");
+        assert_eq!(
+            with_cycle(&best("tr", &tr, 'h'), Some("h12")),
+            "a\u{202f}hh:mm:ss z"
+        );
+        // zh-Hant's `Bh:mm:ss` on h11 takes the implied `a`: "上午0:13:35" (seed 43, #513).
+        let zh = style_skeleton("Bh:mm:ss", "h11");
+        assert_eq!(
+            with_cycle(&best("zh-TW", &zh, 'K'), Some("h11")),
+            "aK:mm:ss"
+        );
+        // fr-CH's full time on h24 keeps its own pattern: "19.00:00 h …" (seed 8484, #81).
+        let fr = style_skeleton("HH.mm:ss 'h' zzzz", "h24");
+        assert_eq!(
+            with_cycle(&best("fr-CH", &fr, 'k'), Some("h24")),
+            "kk.mm:ss 'h' zzzz"
+        );
     }
 
     #[test]
