@@ -740,6 +740,47 @@ mod tests {
     }
 
     #[test]
+    fn buddhist_and_persian_dates_are_counted_in_their_calendars() {
+        assert_eq!(
+            Calendar::Buddhist.date(2024, 3, 5),
+            CalendarDate {
+                era: 0,
+                year_of_era: 2567,
+                year: 2567,
+                month: 3,
+                day: 5
+            }
+        );
+        // Nowruz 1403 fell on 2024-03-20; 2021-01-01 was 12 Dey 1399.
+        let persian = |y, m, d| {
+            let c = Calendar::Persian.date(y, m, d);
+            (c.era, c.year_of_era, c.month, c.day)
+        };
+        assert_eq!(persian(2024, 3, 20), (0, 1403, 1, 1));
+        assert_eq!(persian(2024, 3, 19), (0, 1402, 12, 29));
+        assert_eq!(persian(2021, 1, 1), (0, 1399, 10, 12));
+        assert_eq!(Calendar::Gregorian.date(0, 1, 1).year_of_era, 1);
+        // The calendar is the tag's where the table holds it for the locale.
+        assert_eq!(Calendar::of("th-TH-u-ca-buddhist"), Calendar::Buddhist);
+        assert_eq!(Calendar::of("fa-u-ca-persian"), Calendar::Persian);
+        assert_eq!(Calendar::of("th-TH"), Calendar::Gregorian);
+        assert_eq!(Calendar::of("en-u-ca-persian"), Calendar::Gregorian);
+    }
+
+    #[test]
+    fn calendar_fields_take_the_calendars_names() {
+        let m = Moment::at(MS, 0);
+        let th = formatter("th-TH-u-ca-buddhist", "UTC");
+        assert_eq!(text(&th.format("d/M/yy G y", &m)), "5/3/67 พ.ศ. 2567");
+        let fa = formatter("fa-IR-u-ca-persian", "UTC");
+        assert_eq!(
+            text(&fa.format("y MMMM d, EEEE", &m)),
+            "۱۴۰۲ اسفند ۱۵, سه‌شنبه"
+        );
+        assert_eq!(text(&fa.format("MMMMM G", &m)), "ا ه\u{200d}.ش.");
+    }
+
+    #[test]
     fn style_patterns_are_cldr_48s() {
         let f = formatter("de", "UTC");
         assert_eq!(f.style_pattern("date", "medium"), Some("dd.MM.y"));

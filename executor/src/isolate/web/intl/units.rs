@@ -312,6 +312,47 @@ mod tests {
     }
 
     #[test]
+    fn calendar_entries_fall_back_to_the_gregorian_ones() {
+        // The Buddhist calendar's own interval fallback and availableFormats.
+        assert_eq!(
+            entry("th-u-ca-buddhist", "dt", 'l', "fallback"),
+            Some("{0} - {1}")
+        );
+        assert_eq!(entry("th", "dt", 'l', "fallback"), Some("{0} – {1}"));
+        assert_eq!(
+            entry("th-TH-u-ca-buddhist", "dn", 'p', "date-long"),
+            Some("d MMMM y")
+        );
+        assert_eq!(entry("th-TH", "dn", 'p', "date-long"), Some("d MMMM G y"));
+        // A Gregorian skeleton the calendar lacks is none; a shared datum is the Gregorian.
+        assert_eq!(entry("th-u-ca-buddhist", "af", 'l', "yMd"), None);
+        assert!(entry("th", "af", 'l', "yMd").is_some());
+        assert_eq!(
+            entry("th-u-ca-buddhist", "dn", 'p', "time-short"),
+            Some("HH:mm")
+        );
+        let skeletons: Vec<_> = entries("th-u-ca-buddhist", "af", 'l')
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert!(skeletons.contains(&"yyyyMd") && !skeletons.contains(&"yMd"));
+        // The atTime glue stays the Gregorian one; other locales keep the Gregorian data.
+        assert_eq!(
+            entry("fa-u-ca-persian", "dn", 'p', "glue-at-long"),
+            Some("{1} ساعت {0}")
+        );
+        assert_eq!(
+            entry("fa-AF-u-ca-persian", "dn", 'p', "date-full"),
+            Some("y MMMM d, EEEE")
+        );
+        assert_eq!(
+            entry("en-u-ca-buddhist", "dt", 'l', "fallback"),
+            entry("en", "dt", 'l', "fallback")
+        );
+        assert!(has_calendar("fa-IR", "persian") && !has_calendar("en", "persian"));
+    }
+
+    #[test]
     fn the_table_is_cldr_48() {
         assert_eq!(release(), "cldr 48.0.0");
     }
