@@ -5,8 +5,12 @@
 //! `docs/intl.md`):
 //!
 //! ```text
-//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR] OUT
+//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR [CALENDAR_DIR...]] OUT
 //! ```
+//!
+//! The optional calendar directories are the unpacked `cldr-cal-buddhist-full` and
+//! `cldr-cal-persian-full` (48.0.0, from the cldr-json repository's tag), written as
+//! `<unit>@<calendar>` lines (see [`other_calendar`]).
 //!
 //! The directories are the unpacked packages (`npm pack cldr-units-full@48.0.0`, and so on,
 //! each `tar xzf`'d). ICU4X's compiled data holds the names of
