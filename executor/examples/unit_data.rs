@@ -850,8 +850,7 @@ fn run(
     core_dir: &Path,
     dates_dir: &Path,
     names_dir: &Path,
-    misc_dir: Option<&Path>,
-    calendar_dirs: &[&Path],
+    (misc_dir, calendar_dirs): (Option<&Path>, &[&Path]),
     out: &Path,
 ) -> Result<(), String> {
     let version = read(&units_dir.join("package.json"))?["version"]
@@ -1032,8 +1031,7 @@ fn main() {
         paths.2,
         more.0,
         more.1,
-        misc,
-        &calendars,
+        (misc, &calendars),
         Path::new(out),
     ) {
         eprintln!("unit_data: {e}");
