@@ -5,8 +5,12 @@
 //! `docs/intl.md`):
 //!
 //! ```text
-//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR] OUT
+//! cargo run -p codemode-executor --example unit_data -- UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR [CALENDAR_DIR...]] OUT
 //! ```
+//!
+//! The optional calendar directories are the unpacked `cldr-cal-buddhist-full` and
+//! `cldr-cal-persian-full` (48.0.0, from the cldr-json repository's tag), written as
+//! `<unit>@<calendar>` lines (see [`other_calendar`]).
 //!
 //! The directories are the unpacked packages (`npm pack cldr-units-full@48.0.0`, and so on,
 //! each `tar xzf`'d). ICU4X's compiled data holds the names of
@@ -699,13 +703,154 @@ fn date_patterns(gregorian: &serde_json::Value, out: &mut Entries) {
     }
 }
 
+/// The calendars other than the Gregorian whose CLDR data the table holds, each for the
+/// languages whose default calendar it is (CLDR's `calendarPreferenceData`: Thailand's
+/// Buddhist calendar, Iran's and Afghanistan's Persian one); other locales asking for them
+/// (`en-u-ca-persian`) format as ICU4X does.
+const OTHER_CALENDARS: &[(&str, &[&str])] = &[("buddhist", &["th"]), ("persian", &["fa"])];
+
+/// The units a calendar's data replaces: names and style patterns, day periods, the date-time
+/// pattern generator's data, the interval formats and their fallback.
+const CALENDAR_UNITS: &[&str] = &["dn", "dp", "af", "afa", "di", "dt"];
+
+/// One calendar's data from its package (`cldr-cal-buddhist-full`, named by its
+/// `package.json`), for the languages [`OTHER_CALENDARS`] gives it: the same entries as the
+/// Gregorian calendar's (see [`date_names`], [`date_patterns`], [`available_formats`],
+/// [`interval_formats`], [`interval_fallback`], [`day_periods`]; the eras as many as the
+/// calendar has, Buddhist and Persian one each) under the unit `<unit>@<calendar>`
+/// (`dn@buddhist`), written only where the reader would otherwise find another answer, so that
+/// a datum the calendar shares with the Gregorian one is stored once. The reader (the
+/// executor's `units::entry` for a tag with `-u-ca-<calendar>`) takes the nearest locale's
+/// `<unit>@<calendar>` entry, `∅∅∅` meaning none (a Gregorian skeleton the calendar lacks),
+/// else the Gregorian entry. The `atTime` glue is the Gregorian one for every calendar, as
+/// measured on the reference (`fa`: `۲۶ بهمن ۱۳۸۷ ساعت ۰:۳۱:۳۰`, the Gregorian `{1} ساعت {0}`,
+/// not the Persian `{1}، ساعت {0}`). Each locale with the calendar has the entry `cal` (width
+/// `l`, field the calendar) in its language's block.
+fn other_calendar(
+    dir: &Path,
+    parents: &BTreeMap<String, String>,
+    locales: &mut BTreeMap<String, Entries>,
+) -> Result<(), String> {
+    let package = read(&dir.join("package.json"))?;
+    let package = package["name"].as_str().unwrap_or_default();
+    let Some(&(calendar, languages)) = OTHER_CALENDARS
+        .iter()
+        .find(|(c, _)| package == format!("cldr-cal-{c}-full"))
+    else {
+        return Err(format!(
+            "{}: not a calendar this table holds",
+            dir.display()
+        ));
+    };
+    // Parents before children, so that a locale's reader sees its ancestors' lines.
+    let mut names: Vec<String> = locales
+        .keys()
+        .filter(|n| languages.contains(&n.split('-').next().unwrap_or_default()))
+        .cloned()
+        .collect();
+    let depth = |n: &str| {
+        let mut d = 0;
+        let mut at = n.to_string();
+        while let Some(p) = parents.get(&at).filter(|p| !p.is_empty()) {
+            at = p.clone();
+            d += 1;
+        }
+        d
+    };
+    names.sort_by_key(|n| depth(n));
+    let mut written: BTreeMap<String, Entries> = BTreeMap::new();
+    for name in names {
+        let path = dir
+            .join("main")
+            .join(&name)
+            .join(format!("ca-{calendar}.json"));
+        if !path.exists() {
+            continue;
+        }
+        let json = read(&path)?;
+        let data = &json["main"][&name]["dates"]["calendars"][calendar];
+        let mut own = Entries::new();
+        day_periods(data, &mut own);
+        interval_fallback(data, &mut own);
+        available_formats(data, &mut own);
+        date_names(data, &mut own);
+        date_patterns(data, &mut own);
+        interval_formats(data, &mut own);
+        for (width, key) in [
+            ("abbr", "eraAbbr"),
+            ("names", "eraNames"),
+            ("narrow", "eraNarrow"),
+        ] {
+            let eras: Vec<&str> = (0..)
+                .map_while(|i: usize| data["eras"][key][i.to_string()].as_str())
+                .collect();
+            if !eras.is_empty() {
+                own.insert(("dn".into(), 'l', format!("eras:{width}")), eras.join("\t"));
+            }
+        }
+        let gregorian = &locales[&name];
+        // The atTime glue stays the Gregorian one (see the doc).
+        let at_time = |(unit, width, field): &(String, char, String)| {
+            unit == "dn" && *width == 'p' && field.starts_with("glue-at-")
+        };
+        own.retain(|key, _| !at_time(key));
+        for (key, value) in gregorian.iter().filter(|(key, _)| at_time(key)) {
+            own.insert(key.clone(), value.clone());
+        }
+        let mut keys: std::collections::BTreeSet<(String, char, String)> =
+            own.keys().cloned().collect();
+        keys.extend(
+            gregorian
+                .keys()
+                // The day periods' rules are the language's, in every calendar.
+                .filter(|(unit, width, _)| {
+                    CALENDAR_UNITS.contains(&unit.as_str()) && !(unit == "dp" && *width == 'r')
+                })
+                .cloned(),
+        );
+        let mut lines = Entries::new();
+        for key in keys {
+            let want = own.get(&key);
+            // What the reader finds without this locale's line: the nearest ancestor's line,
+            // else the locale's Gregorian entry.
+            let mut inherited = None;
+            let mut at = parents.get(&name).cloned().unwrap_or_default();
+            while !at.is_empty() {
+                if let Some(line) = written.get(&at).and_then(|w| w.get(&key)) {
+                    inherited = Some(line.clone());
+                    break;
+                }
+                at = parents.get(&at).cloned().unwrap_or_default();
+            }
+            let have = match inherited {
+                Some(line) => (line != "∅∅∅").then_some(line),
+                None => gregorian.get(&key).cloned(),
+            };
+            if want != have.as_ref() {
+                let value = want.cloned().unwrap_or_else(|| "∅∅∅".to_string());
+                lines.insert(key, value);
+            }
+        }
+        let target = locales.get_mut(&name).ok_or("a locale vanished")?;
+        for ((unit, width, field), value) in &lines {
+            target.insert(
+                (format!("{unit}@{calendar}"), *width, field.clone()),
+                value.clone(),
+            );
+        }
+        target.insert(("cal".into(), 'l', calendar.into()), "1".into());
+        written.insert(name, lines);
+    }
+    Ok(())
+}
+
 fn run(
     units_dir: &Path,
     numbers_dir: &Path,
     core_dir: &Path,
     dates_dir: &Path,
     names_dir: &Path,
-    misc_dir: Option<&Path>,
+    (misc_dir, calendar_dirs): (Option<&Path>, &[&Path]),
     out: &Path,
 ) -> Result<(), String> {
     let version = read(&units_dir.join("package.json"))?["version"]
@@ -821,9 +966,14 @@ fn run(
             _ => "und".into(),
         }
     };
+    let parents: BTreeMap<String, String> =
+        locales.keys().map(|n| (n.clone(), parent_of(n))).collect();
+    for dir in calendar_dirs {
+        other_calendar(dir, &parents, &mut locales)?;
+    }
     let mut text = format!("cldr {version}\n");
     for (name, own) in &locales {
-        let parent = parent_of(name);
+        let parent = parents[name].clone();
         let inherited = locales.get(&parent);
         text.push_str(&format!("={name}\t{parent}\n"));
         for ((unit, width, field), pattern) in own {
@@ -859,17 +1009,20 @@ fn run(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // The misc package (list patterns) is optional: without it the table has no lists.
-    let (units, numbers, core, dates, names, misc, out) = match args.as_slice() {
-        [u, n, c, d, l, o] => (u, n, c, d, l, None, o),
-        [u, n, c, d, l, m, o] => (u, n, c, d, l, Some(Path::new(m)), o),
+    // The misc package (list patterns) is optional: without it the table has no lists. The
+    // calendar packages after it (`cldr-cal-buddhist-full`, `cldr-cal-persian-full`) are
+    // optional too: without them those calendars format as ICU4X does.
+    let (units, numbers, core, dates, names, misc, calendars, out) = match args.as_slice() {
+        [u, n, c, d, l, o] => (u, n, c, d, l, None, &[][..], o),
+        [u, n, c, d, l, m, cals @ .., o] => (u, n, c, d, l, Some(Path::new(m)), cals, o),
         _ => {
             eprintln!(
-                "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR] OUT (the unpacked cldr-units-full, cldr-numbers-full, cldr-core, cldr-dates-full, cldr-localenames-full and, optionally, cldr-misc-full packages, and the file to write)"
+                "usage: unit_data UNITS_DIR NUMBERS_DIR CORE_DIR DATES_DIR NAMES_DIR [MISC_DIR [CALENDAR_DIR...]] OUT (the unpacked cldr-units-full, cldr-numbers-full, cldr-core, cldr-dates-full, cldr-localenames-full and, optionally, cldr-misc-full and cldr-cal-<calendar>-full packages, and the file to write)"
             );
             std::process::exit(2);
         }
     };
+    let calendars: Vec<&Path> = calendars.iter().map(Path::new).collect();
     let paths = (Path::new(units), Path::new(numbers), Path::new(core));
     let more = (Path::new(dates), Path::new(names));
     if let Err(e) = run(
@@ -878,7 +1031,7 @@ fn main() {
         paths.2,
         more.0,
         more.1,
-        misc,
+        (misc, &calendars),
         Path::new(out),
     ) {
         eprintln!("unit_data: {e}");

@@ -597,7 +597,20 @@
     lit(pattern.slice(Math.min(i, j) + 3, Math.max(i, j)));
     for (const p of second[0]) out.push({ ...p, source: second[1] });
     lit(pattern.slice(Math.max(i, j) + 3));
-    return out;
+    // ICU's spans of the two ends reach their last field: the text after it is `shared`,
+    // one literal with the separator (`fa`'s `) تا ` after a zone name in parentheses, and
+    // the closing `)`), as V8 reports it.
+    const merged = [];
+    for (const p of out) {
+      const last = merged[merged.length - 1];
+      if (p.type === "literal" && last !== undefined && last.type === "literal") {
+        last.value += p.value;
+        last.source = "shared";
+      } else merged.push(p);
+    }
+    const end = merged[merged.length - 1];
+    if (end !== undefined && end.type === "literal") end.source = "shared";
+    return merged;
   };
   method(DateTimeFormat.prototype, "formatRange", { formatRange(a, b) { return join(dateRange(dateState(this, "formatRange"), a, b)); } }.formatRange);
   method(DateTimeFormat.prototype, "formatRangeToParts", { formatRangeToParts(a, b) { return dateRange(dateState(this, "formatRangeToParts"), a, b); } }.formatRangeToParts);

@@ -105,6 +105,90 @@ pub(crate) struct PatternFormatter {
     /// The ten digits of the locale's numbering system.
     digits: [char; 10],
     zone: ZoneInfo,
+    calendar: Calendar,
+}
+
+/// The calendar a formatter counts dates in: the tag's `-u-ca-` where the table holds that
+/// calendar's names and patterns for the locale (`units::entry` reads them), else the
+/// Gregorian one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Calendar {
+    Gregorian,
+    /// The Gregorian year plus 543, in one era (`พ.ศ.`), as ICU's Buddhist calendar counts.
+    Buddhist,
+    /// The Solar Hijri calendar (ICU4X's arithmetic Persian calendar), in one era.
+    Persian,
+}
+
+impl Calendar {
+    /// The calendar a tag names and the table holds (see the type's doc).
+    pub(crate) fn of(tag: &str) -> Self {
+        let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+        let ca = icu::locale::extensions::unicode::key!("ca");
+        let named = locale
+            .extensions
+            .unicode
+            .keywords
+            .get(&ca)
+            .map(|v| v.to_string());
+        match named.as_deref() {
+            Some(c @ "buddhist") if super::units::has_calendar(tag, c) => Calendar::Buddhist,
+            Some(c @ "persian") if super::units::has_calendar(tag, c) => Calendar::Persian,
+            _ => Calendar::Gregorian,
+        }
+    }
+
+    /// The proleptic Gregorian date `(year, month, day)` (year 0 is 1 BC) in this calendar:
+    /// its era's index in the locale's era names, the year of the era, the extended year
+    /// (`u`), the month (1-based) and the day.
+    pub(crate) fn date(self, year: i32, month: u8, day: u8) -> CalendarDate {
+        match self {
+            Calendar::Gregorian => {
+                let (era, year_of_era) = if year > 0 { (1, year) } else { (0, 1 - year) };
+                CalendarDate {
+                    era,
+                    year_of_era,
+                    year,
+                    month,
+                    day,
+                }
+            }
+            Calendar::Buddhist => CalendarDate {
+                era: 0,
+                year_of_era: year + 543,
+                year: year + 543,
+                month,
+                day,
+            },
+            Calendar::Persian => {
+                let converted = icu::calendar::Date::try_new_iso(year, month, day)
+                    .map(|d| d.to_calendar(icu::calendar::cal::Persian));
+                match converted {
+                    Ok(d) => {
+                        let year = d.year().extended_year();
+                        CalendarDate {
+                            era: 0,
+                            year_of_era: year,
+                            year,
+                            month: d.month().ordinal,
+                            day: d.day_of_month().0,
+                        }
+                    }
+                    Err(_) => Calendar::Gregorian.date(year, month, day),
+                }
+            }
+        }
+    }
+}
+
+/// A date's fields in a [`Calendar`] (see [`Calendar::date`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CalendarDate {
+    pub era: usize,
+    pub year_of_era: i32,
+    pub year: i32,
+    pub month: u8,
+    pub day: u8,
 }
 
 impl PatternFormatter {
@@ -128,7 +212,13 @@ impl PatternFormatter {
                 digits = found;
             }
         }
-        PatternFormatter { tag, digits, zone }
+        let calendar = Calendar::of(&tag);
+        PatternFormatter {
+            tag,
+            digits,
+            zone,
+            calendar,
+        }
     }
 
     /// The locale as the table reads it (`zh-TW-u-nu-latn`).
@@ -214,11 +304,8 @@ impl PatternFormatter {
         has_minute: bool,
         has_second: bool,
     ) -> Option<(&'static str, String)> {
-        let (era, year_of_era) = if m.year > 0 {
-            (1, m.year as u64)
-        } else {
-            (0, (1 - i64::from(m.year)) as u64)
-        };
+        let date = self.calendar.date(m.year, m.month, m.day);
+        let (era, year_of_era) = (date.era, u64::from(date.year_of_era.unsigned_abs()));
         Some(match letter {
             'G' => {
                 let width = match count {
@@ -240,19 +327,20 @@ impl PatternFormatter {
                 ("year", text)
             }
             'u' => {
-                let text = self.number(u64::from(m.year.unsigned_abs()), count);
-                let sign = if m.year < 0 { "-" } else { "" };
+                let text = self.number(u64::from(date.year.unsigned_abs()), count);
+                let sign = if date.year < 0 { "-" } else { "" };
                 ("year", format!("{sign}{text}"))
             }
             'M' | 'L' => {
                 let text = if count <= 2 {
-                    self.number(u64::from(m.month), count)
+                    self.number(u64::from(date.month), count)
                 } else {
-                    self.calendar_name("months", letter == 'L', count, usize::from(m.month) - 1)
+                    let index = usize::from(date.month) - 1;
+                    self.calendar_name("months", letter == 'L', count, index)
                 };
                 ("month", text)
             }
-            'd' => ("day", self.number(u64::from(m.day), count)),
+            'd' => ("day", self.number(u64::from(date.day), count)),
             'E' | 'c' | 'e' => {
                 // CLDR lists the names from Sunday; the moment counts from Monday.
                 let index = usize::from(m.weekday % 7);
@@ -319,10 +407,13 @@ impl PatternFormatter {
         let am_pm = if m.hour < 12 { "am" } else { "pm" };
         // ICU's abbreviated AM/PM names are an alias of the locale's wide ones where the
         // locale has none of its own: CLDR's resolved JSON shows the root's `AM`/`PM` there
-        // (`ko`: `오후` on the reference, `PM` in the JSON's abbreviated width).
+        // (`ko`: `오후` on the reference, `PM` in the JSON's abbreviated width). Thai has
+        // its own `AM`/`PM`, which the resolved JSON cannot tell apart (`5 PM` on the
+        // reference, against the wide `หลังเที่ยง`).
+        let own_am_pm = self.tag.split('-').next() == Some("th");
         let named_am_pm = || -> Option<String> {
             let name = named(am_pm)?;
-            if widths[0] == 's' && matches!(name.as_str(), "AM" | "PM") {
+            if widths[0] == 's' && !own_am_pm && matches!(name.as_str(), "AM" | "PM") {
                 let wide = super::units::entry(&self.tag, "dp", 'l', am_pm);
                 return Some(wide.map_or(name, str::to_string));
             }
@@ -646,6 +737,47 @@ mod tests {
             "-0800|-08:00|-08|-08:00"
         );
         assert_eq!(f.format("z", &m)[0].0, "timeZoneName");
+    }
+
+    #[test]
+    fn buddhist_and_persian_dates_are_counted_in_their_calendars() {
+        assert_eq!(
+            Calendar::Buddhist.date(2024, 3, 5),
+            CalendarDate {
+                era: 0,
+                year_of_era: 2567,
+                year: 2567,
+                month: 3,
+                day: 5
+            }
+        );
+        // Nowruz 1403 fell on 2024-03-20; 2021-01-01 was 12 Dey 1399.
+        let persian = |y, m, d| {
+            let c = Calendar::Persian.date(y, m, d);
+            (c.era, c.year_of_era, c.month, c.day)
+        };
+        assert_eq!(persian(2024, 3, 20), (0, 1403, 1, 1));
+        assert_eq!(persian(2024, 3, 19), (0, 1402, 12, 29));
+        assert_eq!(persian(2021, 1, 1), (0, 1399, 10, 12));
+        assert_eq!(Calendar::Gregorian.date(0, 1, 1).year_of_era, 1);
+        // The calendar is the tag's where the table holds it for the locale.
+        assert_eq!(Calendar::of("th-TH-u-ca-buddhist"), Calendar::Buddhist);
+        assert_eq!(Calendar::of("fa-u-ca-persian"), Calendar::Persian);
+        assert_eq!(Calendar::of("th-TH"), Calendar::Gregorian);
+        assert_eq!(Calendar::of("en-u-ca-persian"), Calendar::Gregorian);
+    }
+
+    #[test]
+    fn calendar_fields_take_the_calendars_names() {
+        let m = Moment::at(MS, 0);
+        let th = formatter("th-TH-u-ca-buddhist", "UTC");
+        assert_eq!(text(&th.format("d/M/yy G y", &m)), "5/3/67 พ.ศ. 2567");
+        let fa = formatter("fa-IR-u-ca-persian", "UTC");
+        assert_eq!(
+            text(&fa.format("y MMMM d, EEEE", &m)),
+            "۱۴۰۲ اسفند ۱۵, سه‌شنبه"
+        );
+        assert_eq!(text(&fa.format("MMMMM G", &m)), "ا ه\u{200d}.ش.");
     }
 
     #[test]

@@ -793,7 +793,20 @@ impl DateFormatter {
     /// The formatter for `locale` (with its `-u-ca-`, `-u-nu-` and `-u-hc-` keywords) and the
     /// resolved options; `timeZone` names an IANA zone.
     pub fn new(locale: &str, o: &Object) -> rquickjs::Result<Self> {
-        let locale = preferred_cycle(super::formatting_locale(locale));
+        let mut locale = preferred_cycle(super::formatting_locale(locale));
+        // A calendar the table holds for the locale (th's Buddhist, fa's Persian) formats
+        // through its CLDR 48 patterns as the Gregorian one does: the tag names it, for the
+        // table's lookups (`units::entry`) and the pattern formatter's dates.
+        let held_calendar = text(o, "calendar")?.filter(|c| {
+            matches!(c.as_str(), "buddhist" | "persian")
+                && super::units::has_calendar(&locale.to_string(), c)
+        });
+        if let Some(c) = &held_calendar
+            && let Ok(value) = c.parse()
+        {
+            let ca = icu::locale::extensions::unicode::key!("ca");
+            locale.extensions.unicode.keywords.set(ca, value);
+        }
         let has = |k: &str| -> rquickjs::Result<bool> { Ok(text(o, k)?.is_some()) };
         let styled = has("dateStyle")? || has("timeStyle")?;
         let alone = !styled
@@ -848,6 +861,7 @@ impl DateFormatter {
         let two_digit_year = text(o, "year")?.as_deref() == Some("2-digit")
             || (text(o, "dateStyle")?.as_deref() == Some("short") && short_year(&formatter)?);
         let gregorian = text(o, "calendar")?.is_none_or(|c| c == "gregory");
+        let patterned = gregorian || held_calendar.is_some();
         let narrow_month = if gregorian && text(o, "month")?.as_deref() == Some("narrow") {
             let alone = !has("year")? && !has("day")?;
             let (length, pattern) = if alone {
@@ -974,7 +988,7 @@ impl DateFormatter {
             }
         };
         // A time style alone shows no calendar field: its pattern serves every calendar.
-        let styled_pattern = if styled && (gregorian || !has("dateStyle")?) {
+        let styled_pattern = if styled && (patterned || !has("dateStyle")?) {
             let info = ZoneInfo {
                 zone: zone.clone(),
                 id: cldr_zone.clone(),
@@ -993,15 +1007,12 @@ impl DateFormatter {
         } else {
             None
         };
-        let range_skeleton = if gregorian {
+        let range_skeleton = if patterned {
             range_skeleton(&locale.to_string(), o)?
         } else {
             None
         };
-        // A Buddhist time (th's default calendar) has the Gregorian time patterns.
-        let time_only = !fields_have_date(o)? && !has("era")?;
-        let buddhist = text(o, "calendar")?.as_deref() == Some("buddhist");
-        let pattern = if (gregorian || (buddhist && time_only)) && !styled {
+        let pattern = if patterned && !styled {
             Some(component_pattern(&locale, o)?)
         } else {
             None
@@ -1016,7 +1027,7 @@ impl DateFormatter {
             || hant
             || has("dayPeriod")?
             || o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some();
-        let pattern_formatter = pattern.as_ref().filter(|_| gregorian && !held).map(|_| {
+        let pattern_formatter = pattern.as_ref().filter(|_| patterned && !held).map(|_| {
             super::date_pattern::PatternFormatter::new(
                 &locale,
                 super::date_pattern::ZoneInfo {
@@ -1061,10 +1072,16 @@ impl DateFormatter {
     /// An instant's local fields in the formatter's zone, for `formatRange`.
     fn local_fields_of(&self, ms: f64) -> rquickjs::Result<super::date_range::Local> {
         let (date, time, _) = self.local(ms)?;
+        // In the formatter's calendar: a range's pattern writes these.
+        let date = super::date_pattern::Calendar::of(&self.tag).date(
+            date.year().extended_year(),
+            date.month().ordinal,
+            date.day_of_month().0,
+        );
         Ok(super::date_range::Local {
-            year: date.year().extended_year(),
-            month: date.month().ordinal,
-            day: date.day_of_month().0,
+            year: date.year,
+            month: date.month,
+            day: date.day,
             hour: time.hour.number(),
             minute: time.minute.number(),
             second: time.second.number(),

@@ -218,9 +218,43 @@ pub(crate) fn range_pattern(tag: &str, system: &str) -> String {
 
 /// An entry of the table for `tag`'s CLDR locale or its nearest ancestor that has it: the
 /// number patterns (`¤`, `%`, `ns`) and currency names (`$<CODE>`) the generator's doc lists.
+/// For a tag naming a calendar the table holds for its locale (`th-u-ca-buddhist`,
+/// `fa-u-ca-persian`), a date entry (names, patterns, the pattern generator's and interval
+/// data) is that calendar's, the Gregorian one where the calendar has the same (see
+/// [`calendar_of`]).
 pub(crate) fn entry(tag: &str, unit: &str, width: char, field: &str) -> Option<&'static str> {
     let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
-    lookup(cldr_locale(&locale.id), unit, width, field)
+    let cldr = cldr_locale(&locale.id);
+    if let Some(calendar) = calendar_of(&locale, cldr, unit) {
+        let unit = format!("{unit}@{calendar}");
+        if let Some(found) = lookup(cldr, &unit, width, field) {
+            return (found != "∅∅∅").then_some(found);
+        }
+    }
+    lookup(cldr, unit, width, field)
+}
+
+/// The units whose entries a calendar other than the Gregorian replaces.
+const CALENDAR_UNITS: [&str; 6] = ["dn", "dp", "af", "afa", "di", "dt"];
+
+/// The calendar whose entries `unit` takes for `locale` (CLDR locale `cldr`): the tag's
+/// `-u-ca-` calendar where the table holds it for the locale (the generator's `cal` entry;
+/// its lines are `<unit>@<calendar>`, `∅∅∅` where the calendar lacks a Gregorian entry);
+/// None for the Gregorian calendar's entries.
+fn calendar_of(locale: &Locale, cldr: &'static str, unit: &str) -> Option<String> {
+    if !CALENDAR_UNITS.contains(&unit) {
+        return None;
+    }
+    let ca = icu::locale::extensions::unicode::key!("ca");
+    let calendar = locale.extensions.unicode.keywords.get(&ca)?.to_string();
+    lookup(cldr, "cal", 'l', &calendar)?;
+    Some(calendar)
+}
+
+/// Whether the table holds `calendar`'s data (`buddhist`, `persian`) for `tag`'s locale.
+pub(crate) fn has_calendar(tag: &str, calendar: &str) -> bool {
+    let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    lookup(cldr_locale(&locale.id), "cal", 'l', calendar).is_some()
 }
 
 /// Whether the table has a CLDR locale of `tag`'s language (not only the root's entries).
@@ -231,12 +265,30 @@ pub(crate) fn has_locale(tag: &str) -> bool {
 
 /// Every entry of one `unit` and `width` for `tag`'s CLDR locale, its own and the ones it
 /// inherits from its ancestors (its own first in priority: a field appears once, with the
-/// nearest locale's pattern), sorted by field in byte order, as ICU's resource tables are.
+/// nearest locale's pattern), sorted by field in byte order, as ICU's resource tables are;
+/// in the tag's calendar as [`entry`] reads it.
 pub(crate) fn entries(tag: &str, unit: &str, width: char) -> Vec<(&'static str, &'static str)> {
     let locale: Locale = tag.parse().unwrap_or(Locale::UNKNOWN);
+    let cldr = cldr_locale(&locale.id);
+    let mut found = chain_entries(cldr, unit, width);
+    if let Some(calendar) = calendar_of(&locale, cldr, unit) {
+        for (field, pattern) in chain_entries(cldr, &format!("{unit}@{calendar}"), width) {
+            found.insert(field, pattern);
+        }
+        found.retain(|_, pattern| *pattern != "∅∅∅");
+    }
+    found.into_iter().collect()
+}
+
+/// The entries of one `unit` and `width` along the chain from `cldr`, the nearest first.
+fn chain_entries(
+    cldr: &'static str,
+    unit: &str,
+    width: char,
+) -> std::collections::BTreeMap<&'static str, &'static str> {
     let blocks = &table().blocks;
     let mut found: std::collections::BTreeMap<&'static str, &'static str> = Default::default();
-    let mut name = cldr_locale(&locale.id);
+    let mut name = cldr;
     while let Some(block) = blocks.get(name) {
         for (&(u, w, field), &pattern) in &block.entries {
             if u == unit && w == width {
@@ -248,7 +300,7 @@ pub(crate) fn entries(tag: &str, unit: &str, width: char) -> Vec<(&'static str, 
         }
         name = block.parent;
     }
-    found.into_iter().collect()
+    found
 }
 
 #[cfg(test)]
@@ -257,6 +309,47 @@ mod tests {
 
     fn words(tag: &str, unit: &str, display: &str, digits: &str) -> Vec<String> {
         unit_affixes(tag, unit, display, digits, None).expect("a unit of the table")
+    }
+
+    #[test]
+    fn calendar_entries_fall_back_to_the_gregorian_ones() {
+        // The Buddhist calendar's own interval fallback and availableFormats.
+        assert_eq!(
+            entry("th-u-ca-buddhist", "dt", 'l', "fallback"),
+            Some("{0} - {1}")
+        );
+        assert_eq!(entry("th", "dt", 'l', "fallback"), Some("{0} – {1}"));
+        assert_eq!(
+            entry("th-TH-u-ca-buddhist", "dn", 'p', "date-long"),
+            Some("d MMMM y")
+        );
+        assert_eq!(entry("th-TH", "dn", 'p', "date-long"), Some("d MMMM G y"));
+        // A Gregorian skeleton the calendar lacks is none; a shared datum is the Gregorian.
+        assert_eq!(entry("th-u-ca-buddhist", "af", 'l', "yMd"), None);
+        assert!(entry("th", "af", 'l', "yMd").is_some());
+        assert_eq!(
+            entry("th-u-ca-buddhist", "dn", 'p', "time-short"),
+            Some("HH:mm")
+        );
+        let skeletons: Vec<_> = entries("th-u-ca-buddhist", "af", 'l')
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert!(skeletons.contains(&"yyyyMd") && !skeletons.contains(&"yMd"));
+        // The atTime glue stays the Gregorian one; other locales keep the Gregorian data.
+        assert_eq!(
+            entry("fa-u-ca-persian", "dn", 'p', "glue-at-long"),
+            Some("{1} ساعت {0}")
+        );
+        assert_eq!(
+            entry("fa-AF-u-ca-persian", "dn", 'p', "date-full"),
+            Some("y MMMM d, EEEE")
+        );
+        assert_eq!(
+            entry("en-u-ca-buddhist", "dt", 'l', "fallback"),
+            entry("en", "dt", 'l', "fallback")
+        );
+        assert!(has_calendar("fa-IR", "persian") && !has_calendar("en", "persian"));
     }
 
     #[test]
