@@ -1039,4 +1039,76 @@ mod tests {
             ["startRange", "shared", "endRange", "shared", "shared"]
         );
     }
+
+    #[test]
+    fn fallbacks_go_through_the_generator() {
+        // A time alone on two days: `yMd` before it (gu: `31/12/2024 08:59:59 PM …`, seed
+        // 43, program 700), the era too where the eras differ.
+        assert_eq!(
+            plan("gu", "ahhmmsszzzz", Field::Day),
+            Plan::Whole("yMdahhmmsszzzz".to_string())
+        );
+        assert_eq!(
+            plan("gu", "ahhmmsszzzz", Field::Era),
+            Plan::Whole("GyMdahhmmsszzzz".to_string())
+        );
+        assert_eq!(
+            fallback_pattern("gu", "yMdahhmmsszzzz"),
+            "d/M/y hh:mm:ss a zzzz"
+        );
+        // The hour keeps the matched pattern's length: `tr`'s `H:mm` on two days is
+        // `31.03.2024 08:00` (seed 7373, program 124).
+        assert_eq!(fallback_pattern("tr", "yMdHmm"), "dd.MM.y HH:mm");
+        // A date field the format lacks extends the skeleton, with those before it.
+        assert_eq!(
+            plan("en", "EEEEhmma", Field::Month),
+            Plan::Whole(canonical("MdEEEEhmma"))
+        );
+        assert_eq!(
+            plan("en", "dhmma", Field::Year),
+            Plan::Whole(canonical("yMdhmma"))
+        );
+        assert_eq!(
+            plan("en", "dhmma", Field::Day),
+            Plan::Whole("dhmma".to_string())
+        );
+        // zh-Hant's glue has the reference's space: `1970/1/1 上午9:00` (seed 1, program 286).
+        assert_eq!(fallback_pattern("zh-TW", "yMdBhmm"), "y/M/d Bh:mm");
+    }
+
+    #[test]
+    fn a_date_after_the_times_and_spans_without_trailing_text() {
+        let p = |v: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+            v.iter().map(|(k, s)| (*k, s.to_string())).collect()
+        };
+        // vi: `01:00:00 GMT+1 – 01:01:00 GMT+1 Thứ Hai, …` (seed 501, program 754).
+        let parts = date_plus_time(
+            "{0} {1}",
+            "{0} – {1}",
+            p(&[("weekday", "Thứ Hai")]),
+            p(&[("hour", "01"), ("literal", ":"), ("minute", "00")]),
+            p(&[("hour", "01"), ("literal", ":"), ("minute", "01")]),
+        )
+        .unwrap();
+        let text: String = parts.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(text, "01:00 – 01:01 Thứ Hai");
+        assert_eq!(parts.last().unwrap().2, "shared");
+        // kn: text after an end's last field lies outside its span (seed 43, program 341).
+        let parts = whole(
+            "{0} – {1}",
+            p(&[("day", "1"), ("literal", " ರಂದು")]),
+            p(&[("day", "2"), ("literal", " ರಂದು")]),
+        )
+        .unwrap();
+        let marks: Vec<(&str, &str)> = parts.iter().map(|x| (x.1.as_str(), x.2)).collect();
+        assert_eq!(
+            marks,
+            [
+                ("1", "startRange"),
+                (" ರಂದು – ", "shared"),
+                ("2", "endRange"),
+                (" ರಂದು", "shared")
+            ]
+        );
+    }
 }
