@@ -130,15 +130,17 @@ pub(crate) enum Plan {
     Single,
     /// An interval pattern's halves: the first for the start, the second for the end.
     Halves(String, String),
-    /// No interval pattern applies, the ends on one day: the date once (its pattern), then
-    /// the two times (their pattern) joined by the fallback, in the medium date-time glue.
+    /// No interval pattern applies, the ends on one day: the date once (the generator's
+    /// pattern for the `date` skeleton, see [`fallback_pattern`]), then the two times
+    /// (`time`'s) joined by the fallback, in the medium date-time `glue`.
     DatePlusTime {
         date: String,
         time: String,
         glue: String,
     },
-    /// No interval pattern applies: both ends whole, joined by the fallback.
-    Fallback,
+    /// No interval pattern applies: both ends whole through the generator's pattern for
+    /// the skeleton (see [`fallback_pattern`]), joined by the fallback.
+    Whole(String),
 }
 
 /// The letters of a pattern outside its quoted text.
@@ -437,18 +439,18 @@ fn field_pattern(
 /// in locale `tag` whose ends differ first in `field`.
 pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
     let s = split(skeleton);
-    // ICU leaves the start alone where no field of the format is as fine as the field.
-    let alone = if ignored(skeleton, field) {
-        Plan::Single
-    } else {
-        Plan::Fallback
-    };
+    // ICU leaves the start alone where no field of the format is as fine as the field, and
+    // otherwise falls back to both ends formatted whole by the format's own skeleton.
+    if ignored(skeleton, field) {
+        return Plan::Single;
+    }
+    let whole = Plan::Whole(skeleton.to_string());
     if s.time.is_empty() {
         let Some((best, difference)) = best_skeleton(tag, &s.date_normal) else {
-            return alone;
+            return whole;
         };
         if difference == -1 {
-            return alone;
+            return whole;
         }
         let mut best = best.to_string();
         let mut skel = s.date_normal.clone();
@@ -457,7 +459,7 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
             if f == field {
                 return match pattern {
                     Some(p) => halves(&p),
-                    None => alone,
+                    None => whole,
                 };
             }
             if f == Field::Month
@@ -468,73 +470,101 @@ pub(crate) fn plan(tag: &str, skeleton: &str, field: Field) -> Plan {
                 best = b;
             }
         }
-        return alone;
+        return whole;
     }
-    if !matches!(
-        field,
-        Field::AmPm | Field::Hour | Field::Minute | Field::Second | Field::Millisecond
-    ) {
-        return alone;
-    }
-    if ignored(skeleton, field) {
-        return Plan::Single;
-    }
-    let Some((best, difference)) = best_skeleton(tag, &s.time_normal) else {
-        return Plan::Fallback;
-    };
-    let time = if difference == -1 {
-        None
-    } else if field == Field::AmPm {
-        lookup(tag, best, field).or_else(|| lookup(tag, best, Field::Hour))
-    } else {
-        lookup(tag, best, field)
-    };
-    let glue = entry(tag, "dn", 'p', "glue-medium");
-    let Some(time) = time else {
-        // ICU's fallback on one day: the date once before the two times.
+    // The interval skeleton nearest the time (without one, or one with other fields, ICU
+    // completes no missing date field and has no time interval pattern).
+    let found = best_skeleton(tag, &s.time_normal).filter(|(_, d)| *d != -1);
+    if field <= Field::Day {
         if s.date.is_empty() {
-            return Plan::Fallback;
+            // A time alone on two days shows the numeric date (`yMd`), with the era where
+            // the eras differ.
+            let era = if field == Field::Era { "G" } else { "" };
+            return Plan::Whole(canonical(&format!("{era}yMd{}", s.time)));
         }
-        return match (best_pattern(tag, &s.date), best_pattern(tag, &s.time), glue) {
-            (Some(date), Some(time), Some(glue)) => Plan::DatePlusTime {
-                date: date.to_string(),
-                time: time.to_string(),
-                glue: glue.to_string(),
-            },
-            _ => Plan::Fallback,
+        if found.is_none() {
+            return whole;
+        }
+        // A date field the format lacks is added to the skeleton, with those before it.
+        let mut extended = skeleton.to_string();
+        for (f, letter) in [
+            (Field::Day, 'd'),
+            (Field::Month, 'M'),
+            (Field::Year, 'y'),
+            (Field::Era, 'G'),
+        ] {
+            let present = s.date.contains(letter);
+            if !present {
+                extended.insert(0, letter);
+            }
+            if f == field {
+                return if present {
+                    whole
+                } else {
+                    Plan::Whole(canonical(&extended))
+                };
+            }
+        }
+        return whole;
+    }
+    let glue = date_time_glue(tag);
+    let time = found.and_then(|(best, difference)| {
+        let time = if field == Field::AmPm {
+            lookup(tag, best, field).or_else(|| lookup(tag, best, Field::Hour))
+        } else {
+            lookup(tag, best, field)
+        }?;
+        Some(if difference != 0 {
+            adjust_widths(&s.time_normal, best, time, difference)
+        } else {
+            time.to_string()
+        })
+    });
+    let Some(time) = time else {
+        // ICU's fallback on one day: the date once beside the two times (where the locale
+        // has interval skeletons at all).
+        return match glue {
+            Some(glue) if !s.date.is_empty() && best_skeleton(tag, &s.time_normal).is_some() => {
+                Plan::DatePlusTime {
+                    date: s.date_normal.clone(),
+                    time: s.time_normal.clone(),
+                    glue,
+                }
+            }
+            _ => whole,
         };
-    };
-    let time = if difference != 0 {
-        adjust_widths(&s.time_normal, best, time, difference)
-    } else {
-        time.to_string()
     };
     if s.date.is_empty() {
         return halves(&time);
     }
-    let (Some(date), Some(glue)) = (best_pattern(tag, &s.date), glue) else {
-        return Plan::Fallback;
+    let Some(glue) = glue else {
+        return whole;
     };
-    halves(&glue.replace("{0}", &time).replace("{1}", date))
+    let date = fallback_pattern(tag, &s.date);
+    halves(&glue.replace("{0}", &time).replace("{1}", &date))
 }
 
-/// The pattern ICU's generator gives a date or a time skeleton, where CLDR lists it (the
-/// locale's available formats, then its date and time styles, whose skeletons the generator
-/// knows too).
-fn best_pattern(tag: &str, skeleton: &str) -> Option<&'static str> {
-    let skeleton = canonical(skeleton);
-    entry(tag, "af", 'l', &skeleton).or_else(|| {
-        ["full", "long", "medium", "short"]
-            .iter()
-            .flat_map(|s| {
-                [
-                    entry(tag, "dn", 'p', &format!("date-{s}")),
-                    entry(tag, "dn", 'p', &format!("time-{s}")),
-                ]
-            })
-            .flatten()
-            .find(|p| skeleton_of(p, None) == skeleton)
+/// The date-time glue ICU's interval format joins a date and a time range with: the
+/// locale's medium one (`{1}, {0}`), with a space in Traditional Chinese where CLDR 48's
+/// JSON has none (as the reference writes it: `2024/1/1 凌晨1:00–2:00`).
+fn date_time_glue(tag: &str) -> Option<String> {
+    let glue = entry(tag, "dn", 'p', "glue-medium")?;
+    Some(if glue == "{1}{0}" && tag.starts_with("zh") {
+        "{1} {0}".to_string()
+    } else {
+        glue.to_string()
     })
+}
+
+/// The pattern ICU's generator gives `skeleton` as the interval format asks for it: without
+/// options, the hour, minutes and seconds as long as in the matched pattern (`tr`'s
+/// `HH:mm` where the format's own pattern is `H:mm`).
+pub(crate) fn fallback_pattern(tag: &str, skeleton: &str) -> String {
+    let hour = skeleton
+        .chars()
+        .find(|c| matches!(c, 'h' | 'H' | 'k' | 'K'))
+        .unwrap_or('H');
+    super::skeleton::best_pattern_keeping_hour(tag, skeleton, ".", hour)
 }
 
 /// An interval pattern split at its first repeated field.
@@ -783,33 +813,94 @@ fn unquote(text: &str) -> String {
         .replace(['\u{2009}', '\u{202f}'], " ")
 }
 
-/// The pieces of [`Plan::DatePlusTime`]: the date (written for the start), the glue's text
-/// around the two times joined by `fallback` (`{0} – {1}`); None where a pattern holds a
-/// field [`render`] cannot write.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn date_plus_time(
-    date: &str,
-    time: &str,
-    glue: &str,
+/// A formatted instant's parts with the letters [`sources`] tells repeated fields by (ICU's
+/// field of each part type; a space for literals).
+fn lettered(parts: Vec<(&'static str, String)>) -> Vec<(&'static str, String, char)> {
+    parts
+        .into_iter()
+        .map(|(kind, value)| {
+            let letter = match kind {
+                "era" => 'G',
+                "year" | "relatedYear" | "yearName" => 'y',
+                "month" => 'M',
+                "day" => 'd',
+                "weekday" => 'E',
+                "dayPeriod" => 'a',
+                "hour" => 'h',
+                "minute" => 'm',
+                "second" => 's',
+                "fractionalSecond" => 'S',
+                "timeZoneName" => 'z',
+                _ => ' ',
+            };
+            (kind, value, letter)
+        })
+        .collect()
+}
+
+/// The offsets of `{0}` and `{1}` in a two-place pattern.
+fn places(pattern: &str) -> Option<(usize, usize)> {
+    Some((pattern.find("{0}")?, pattern.find("{1}")?))
+}
+
+/// The pieces of [`Plan::Whole`]: the start's parts `x` and the end's `y` in the fallback
+/// (`{0} – {1}`); None where the fallback puts the end first.
+pub(crate) fn whole(
     fallback: &str,
-    a: (&Local, &[(&'static str, String)]),
-    b: (&Local, &[(&'static str, String)]),
+    x: Vec<(&'static str, String)>,
+    y: Vec<(&'static str, String)>,
 ) -> Option<Vec<(&'static str, String, &'static str)>> {
-    let literal = |t: &str| ("literal", unquote(t), ' ');
-    let (zero_at, one_at) = (glue.find("{0}")?, glue.find("{1}")?);
-    let (f0, f1) = (fallback.find("{0}")?, fallback.find("{1}")?);
-    if one_at > zero_at || f0 > f1 {
+    let (f0, f1) = places(fallback)?;
+    if f0 > f1 {
         return None;
     }
-    let mut first = vec![literal(&glue[..one_at])];
-    first.extend(render(date, a.0, a.1)?);
-    first.push(literal(&glue[one_at + 3..zero_at]));
-    first.push(literal(&fallback[..f0]));
-    first.extend(render(time, a.0, a.1)?);
+    let literal = |t: &str| ("literal", unquote(t), ' ');
+    let mut first = vec![literal(&fallback[..f0])];
+    first.extend(lettered(x));
     first.push(literal(&fallback[f0 + 3..f1]));
-    let mut second = render(time, b.0, b.1)?;
+    let mut second = lettered(y);
     second.push(literal(&fallback[f1 + 3..]));
-    second.push(literal(&glue[zero_at + 3..]));
+    Some(sources(first, second))
+}
+
+/// The pieces of [`Plan::DatePlusTime`]: the glue (`{1} {0}`, `{0} {1}`) with the start's
+/// `date` parts for `{1}` and for `{0}` the start's time `x` and the end's `y` in the
+/// fallback (`{0} – {1}`); None where the fallback puts the end first.
+pub(crate) fn date_plus_time(
+    glue: &str,
+    fallback: &str,
+    date: Vec<(&'static str, String)>,
+    x: Vec<(&'static str, String)>,
+    y: Vec<(&'static str, String)>,
+) -> Option<Vec<(&'static str, String, &'static str)>> {
+    let literal = |t: &str| ("literal", unquote(t), ' ');
+    let (g0, g1) = places(glue)?;
+    let (f0, f1) = places(fallback)?;
+    if f0 > f1 {
+        return None;
+    }
+    let mut date = Some(lettered(date));
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    if g1 < g0 {
+        first.push(literal(&glue[..g1]));
+        first.extend(date.take().unwrap_or_default());
+        first.push(literal(&glue[g1 + 3..g0]));
+    } else {
+        first.push(literal(&glue[..g0]));
+    }
+    first.push(literal(&fallback[..f0]));
+    first.extend(lettered(x));
+    first.push(literal(&fallback[f0 + 3..f1]));
+    second.extend(lettered(y));
+    second.push(literal(&fallback[f1 + 3..]));
+    if g1 < g0 {
+        second.push(literal(&glue[g0 + 3..]));
+    } else {
+        second.push(literal(&glue[g0 + 3..g1]));
+        second.extend(date.take().unwrap_or_default());
+        second.push(literal(&glue[g1 + 3..]));
+    }
     Some(sources(first, second))
 }
 
@@ -904,13 +995,21 @@ mod tests {
         let (a, b) = halves_of("ru", "yMMMdHHmm", Field::AmPm);
         assert_eq!(format!("{a}|{b}"), "d MMM y\u{202f}'г'., HH:mm–|HH:mm");
         // Different days with a time: no interval pattern.
-        assert_eq!(plan("ru", "yMMMdHHmm", Field::Day), Plan::Fallback);
+        assert_eq!(
+            plan("ru", "yMMMdHHmm", Field::Day),
+            Plan::Whole("yMMMdHHmm".to_string())
+        );
         // de: `Sonntag, 10. März 2024, 04:30:00 GMT-2:30 – 04:30:05 GMT-2:30` (seed 1,
-        // program 646): seconds have no interval pattern; the date once.
+        // program 646): seconds have no interval pattern; the date once, each part through
+        // the generator's pattern for its normalized skeleton.
         match plan("de", "yMMMMEEEEdHHmmssz", Field::Second) {
             Plan::DatePlusTime { date, time, glue } => {
                 assert_eq!(
-                    (date.as_str(), time.as_str(), glue.as_str()),
+                    (
+                        fallback_pattern("de", &date).as_str(),
+                        fallback_pattern("de", &time).as_str(),
+                        glue.as_str()
+                    ),
                     ("EEEE, d. MMMM y", "HH:mm:ss z", "{1}, {0}")
                 );
             }
@@ -938,6 +1037,78 @@ mod tests {
         assert_eq!(
             marks,
             ["startRange", "shared", "endRange", "shared", "shared"]
+        );
+    }
+
+    #[test]
+    fn fallbacks_go_through_the_generator() {
+        // A time alone on two days: `yMd` before it (gu: `31/12/2024 08:59:59 PM …`, seed
+        // 43, program 700), the era too where the eras differ.
+        assert_eq!(
+            plan("gu", "ahhmmsszzzz", Field::Day),
+            Plan::Whole("yMdahhmmsszzzz".to_string())
+        );
+        assert_eq!(
+            plan("gu", "ahhmmsszzzz", Field::Era),
+            Plan::Whole("GyMdahhmmsszzzz".to_string())
+        );
+        assert_eq!(
+            fallback_pattern("gu", "yMdahhmmsszzzz"),
+            "d/M/y hh:mm:ss a zzzz"
+        );
+        // The hour keeps the matched pattern's length: `tr`'s `H:mm` on two days is
+        // `31.03.2024 08:00` (seed 7373, program 124).
+        assert_eq!(fallback_pattern("tr", "yMdHmm"), "dd.MM.y HH:mm");
+        // A date field the format lacks extends the skeleton, with those before it.
+        assert_eq!(
+            plan("en", "EEEEhmma", Field::Month),
+            Plan::Whole(canonical("MdEEEEhmma"))
+        );
+        assert_eq!(
+            plan("en", "dhmma", Field::Year),
+            Plan::Whole(canonical("yMdhmma"))
+        );
+        assert_eq!(
+            plan("en", "dhmma", Field::Day),
+            Plan::Whole("dhmma".to_string())
+        );
+        // zh-Hant's glue has the reference's space: `1970/1/1 上午9:00` (seed 1, program 286).
+        assert_eq!(fallback_pattern("zh-TW", "yMdBhmm"), "y/M/d Bh:mm");
+    }
+
+    #[test]
+    fn a_date_after_the_times_and_spans_without_trailing_text() {
+        let p = |v: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+            v.iter().map(|(k, s)| (*k, s.to_string())).collect()
+        };
+        // vi: `01:00:00 GMT+1 – 01:01:00 GMT+1 Thứ Hai, …` (seed 501, program 754).
+        let parts = date_plus_time(
+            "{0} {1}",
+            "{0} – {1}",
+            p(&[("weekday", "Thứ Hai")]),
+            p(&[("hour", "01"), ("literal", ":"), ("minute", "00")]),
+            p(&[("hour", "01"), ("literal", ":"), ("minute", "01")]),
+        )
+        .unwrap();
+        let text: String = parts.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(text, "01:00 – 01:01 Thứ Hai");
+        assert_eq!(parts.last().unwrap().2, "shared");
+        // kn: text after an end's last field lies outside its span (seed 43, program 341).
+        let parts = whole(
+            "{0} – {1}",
+            p(&[("day", "1"), ("literal", " ರಂದು")]),
+            p(&[("day", "2"), ("literal", " ರಂದು")]),
+        )
+        .unwrap();
+        let marks: Vec<(&str, &str)> = parts.iter().map(|x| (x.1.as_str(), x.2)).collect();
+        assert_eq!(
+            marks,
+            [
+                ("1", "startRange"),
+                (" ರಂದು – ", "shared"),
+                ("2", "endRange"),
+                (" ರಂದು", "shared")
+            ]
         );
     }
 }

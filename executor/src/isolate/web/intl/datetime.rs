@@ -114,6 +114,11 @@ pub(crate) struct DateFormatter {
     /// zone name, seconds…).
     #[qjs(skip_trace)]
     range_skeleton: Option<String>,
+    /// The CLDR 48 pattern formatter a range's fallback writes its ends with, through the
+    /// generator's pattern for the interval format's skeleton; None without a range
+    /// skeleton.
+    #[qjs(skip_trace)]
+    range_formatter: Option<PatternFormatter>,
     /// A date or time style in the Gregorian calendar: CLDR 48's pattern for it (see
     /// [`style_pattern`]) and the formatter that applies it, in place of ICU4X's field sets.
     #[qjs(skip_trace)]
@@ -1007,16 +1012,25 @@ impl DateFormatter {
         } else {
             None
         };
-        let range_skeleton = if patterned {
-            range_skeleton(&locale.to_string(), o)?
-        } else {
-            None
-        };
         let pattern = if patterned && !styled {
             Some(component_pattern(&locale, o)?)
         } else {
             None
         };
+        let range_skeleton = if patterned {
+            range_skeleton(&locale.to_string(), o, pattern.as_deref())?
+        } else {
+            None
+        };
+        let range_formatter = range_skeleton.as_ref().map(|_| {
+            PatternFormatter::new(
+                &locale,
+                ZoneInfo {
+                    zone: zone.clone(),
+                    id: cldr_zone.clone(),
+                },
+            )
+        });
         // Left on ICU4X for now, as measured on the recordings: Korean (`오전`) and
         // Traditional Chinese (the space before `上午`).
         let language = locale.id.language.as_str();
@@ -1039,6 +1053,7 @@ impl DateFormatter {
         Ok(DateFormatter {
             styled: styled_pattern,
             range_skeleton,
+            range_formatter,
             formatter,
             zone,
             icu_zone,
@@ -1425,11 +1440,16 @@ fn prune(parts: Vec<(&'static str, String)>, unasked: &[&str]) -> Vec<(&'static 
 }
 
 /// The skeleton of V8's pattern for the options, as `formatRange` matches it against the
-/// interval formats: the styles' CLDR 48 patterns, or the component options' fields (ICU's
-/// generator keeps each field's width, the hour in the format's cycle). None for the
-/// options the interval path leaves to the fallback: zone names of component options,
-/// fractions of seconds, eras, day periods.
-fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
+/// interval formats: the styles' CLDR 48 patterns, or the component options' `pattern`
+/// (V8 reads the skeleton off the pattern: `zh-TW`'s `y年M月d日` for a short month is
+/// `yMd`), else their fields (ICU's generator keeps each field's width, the hour in the
+/// format's cycle). None for the options the interval path leaves to the fallback: zone
+/// names of component options, fractions of seconds, eras, day periods.
+fn range_skeleton(
+    tag: &str,
+    o: &Object,
+    pattern: Option<&str>,
+) -> rquickjs::Result<Option<String>> {
     for k in ["timeZoneName", "era", "dayPeriod"] {
         if text(o, k)?.is_some() {
             return Ok(None);
@@ -1463,6 +1483,9 @@ fn range_skeleton(tag: &str, o: &Object) -> rquickjs::Result<Option<String>> {
             pattern.push_str(p);
         }
         return Ok(Some(super::date_range::skeleton_of(&pattern, hour)));
+    }
+    if let Some(pattern) = pattern {
+        return Ok(Some(super::date_range::skeleton_of(pattern, None)));
     }
     let mut skeleton = String::new();
     let mut push = |letter: char, n: usize| skeleton.extend(std::iter::repeat_n(letter, n));
@@ -1582,7 +1605,10 @@ impl DateFormatter {
         a: f64,
         b: f64,
     ) -> rquickjs::Result<Option<Array<'js>>> {
-        use super::date_range::{Plan, date_plus_time, greatest_difference, plan, render, sources};
+        use super::date_range::{
+            Plan, date_plus_time, fallback_pattern, greatest_difference, plan, render, sources,
+            whole,
+        };
         let Some(skeleton) = &self.range_skeleton else {
             return Ok(None);
         };
@@ -1594,9 +1620,30 @@ impl DateFormatter {
                 .map(|(k, v)| (k, v, "shared"))
                 .collect())
         };
+        // An instant through the generator's pattern for a skeleton (None beyond the years
+        // the CLDR pattern formatter names zones in, or without one).
+        let through = |skeleton: &str, ms: f64| -> rquickjs::Result<Option<Vec<_>>> {
+            let Some(f) = &self.range_formatter else {
+                return Ok(None);
+            };
+            if jiff::Timestamp::from_millisecond(ms as i64).is_err() {
+                return Ok(None);
+            }
+            let (_, _, offset) = self.local(ms)?;
+            let pattern = fallback_pattern(&self.tag, skeleton);
+            Ok(Some(f.format(&pattern, &Moment::at(ms as i64, offset))))
+        };
         let pieces = match greatest_difference(&la, &lb).map(|f| plan(&self.tag, skeleton, f)) {
             None | Some(Plan::Single) => single(a)?,
-            Some(Plan::Fallback) => return Ok(None),
+            Some(Plan::Whole(skeleton)) => {
+                let (Some(x), Some(y)) = (through(&skeleton, a)?, through(&skeleton, b)?) else {
+                    return Ok(None);
+                };
+                match whole(&self.range_pattern(), x, y) {
+                    Some(pieces) => pieces,
+                    None => return Ok(None),
+                }
+            }
             Some(Plan::Halves(first, second)) => {
                 let (pa, pb) = (self.format_parts(a)?, self.format_parts(b)?);
                 let (Some(x), Some(y)) = (render(&first, &la, &pa), render(&second, &lb, &pb))
@@ -1606,15 +1653,12 @@ impl DateFormatter {
                 sources(x, y)
             }
             Some(Plan::DatePlusTime { date, time, glue }) => {
-                let (pa, pb) = (self.format_parts(a)?, self.format_parts(b)?);
-                match date_plus_time(
-                    &date,
-                    &time,
-                    &glue,
-                    &self.range_pattern(),
-                    (&la, &pa),
-                    (&lb, &pb),
-                ) {
+                let (Some(d), Some(x), Some(y)) =
+                    (through(&date, a)?, through(&time, a)?, through(&time, b)?)
+                else {
+                    return Ok(None);
+                };
+                match date_plus_time(&glue, &self.range_pattern(), d, x, y) {
                     Some(pieces) => pieces,
                     None => return Ok(None),
                 }

@@ -351,6 +351,9 @@ struct Generator {
     names: Vec<(usize, String)>,
     decimal: String,
     default_hour: char,
+    /// The hour keeps the matched pattern's length, as minutes and seconds do (ICU's
+    /// generator without options, as the date interval format asks it).
+    keep_hour_length: bool,
 }
 
 /// The fields single-letter patterns stand for, as ICU's generator adds them first.
@@ -367,6 +370,7 @@ impl Generator {
             names: Vec::new(),
             decimal: decimal.to_string(),
             default_hour,
+            keep_hour_length: false,
         };
         for c in CANONICAL {
             g.add(&c.to_string(), None);
@@ -386,6 +390,12 @@ impl Generator {
                 .or_else(|| units::entry(tag, "dn", 'p', &format!("glue-{style}")))
                 .unwrap_or("{1} {0}")
                 .to_string();
+            // Traditional Chinese: CLDR 48's JSON joins the two without a space, where the
+            // reference writes one (`2024/12/31 下午8:29` in a range's fallback), as
+            // `datetime.rs` does for the styles.
+            if g.glue[i] == "{1}{0}" && tag.starts_with("zh") {
+                g.glue[i] = "{1} {0}".to_string();
+            }
         }
         for (field, key) in [
             (ERA, "Era"),
@@ -530,7 +540,7 @@ impl Generator {
                 wanted_len = 3;
             }
             let mut new_len = wanted_len;
-            if matches!(field, MINUTE | SECOND) {
+            if matches!(field, MINUTE | SECOND) || (field == HOUR && self.keep_hour_length) {
                 new_len = *len;
             } else if entry.specified && wanted != 'c' && wanted != 'e' {
                 {
@@ -765,6 +775,20 @@ pub(crate) fn style_skeleton(pattern: &str, cycle: &str) -> String {
         }
     }
     out
+}
+
+/// The pattern ICU's generator gives `tag` for `skeleton` without options, as ICU's date
+/// interval format asks for its fallback patterns: as [`best_pattern`], but the hour keeps
+/// the matched pattern's length (`Hmm` in `tr` is `HH:mm`, where V8's call gives `H:mm`).
+pub(crate) fn best_pattern_keeping_hour(
+    tag: &str,
+    skeleton: &str,
+    decimal: &str,
+    default_hour: char,
+) -> String {
+    let mut g = Generator::new(tag, decimal, default_hour);
+    g.keep_hour_length = true;
+    g.best_pattern(skeleton)
 }
 
 /// The pattern with every hour letter outside quotes replaced by the cycle's (`h11` `K`,
