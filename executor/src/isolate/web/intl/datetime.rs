@@ -518,18 +518,25 @@ fn default_hour(locale: &Locale) -> char {
     }
 }
 
-/// The locale's decimal separator in its default numbering system.
+/// The locale's decimal separator in its numbering system (the `-u-nu-` keyword's, else
+/// the locale's default): the text ICU4X writes between the digits of 1.5, Arabic-Indic
+/// digits taking the Arabic separator where ICU4X's data has none for the locale (ICU falls
+/// back to the root's: `en-u-nu-arab` writes `٠٦٫٧٨٩`).
 fn decimal_separator(locale: &Locale) -> String {
-    use icu_provider::prelude::*;
-    let data_locale = DataLocale::from(&locale.id);
-    let response: Result<DataResponse<icu::decimal::provider::DecimalSymbolsV1>, _> =
-        icu::decimal::provider::Baked.load(DataRequest {
-            id: DataIdentifierBorrowed::for_locale(&data_locale),
-            ..Default::default()
-        });
-    response
-        .map(|r| r.payload.get().decimal_separator().to_string())
-        .unwrap_or_else(|_| ".".to_string())
+    let Ok(f) = icu::decimal::DecimalFormatter::try_new(locale.into(), Default::default()) else {
+        return ".".to_string();
+    };
+    let mut half = fixed_decimal::Decimal::from(15);
+    half.multiply_pow10(-1);
+    let text: Vec<char> = f.format_to_string(&half).chars().collect();
+    if text.len() < 3 {
+        return ".".to_string();
+    }
+    let separator: String = text[1..text.len() - 1].iter().collect();
+    if separator == "." && ('\u{660}'..='\u{669}').contains(&text[0]) {
+        return "\u{66b}".to_string();
+    }
+    separator
 }
 
 /// Whether the resolved options ask for a date field.
@@ -1031,17 +1038,10 @@ impl DateFormatter {
                 },
             )
         });
-        // Left on ICU4X for now, as measured on the recordings: Korean (`오전`) and
-        // Traditional Chinese (the space before `上午`).
-        let language = locale.id.language.as_str();
-        // Also a day period beside the hour (the flexible period, `in the morning`, where the
-        // skeleton match still gives `a`) and fractional seconds (the separator of the
-        // numbering system a `-u-nu-` names), as the catalogue's cases show.
-        let held = language == "ko"
-            || hant
-            || has("dayPeriod")?
-            || o.get::<_, Option<f64>>("fractionalSecondDigits")?.is_some();
-        let pattern_formatter = pattern.as_ref().filter(|_| patterned && !held).map(|_| {
+        // Every component pattern is written by the pattern formatter, as ICU writes it: its
+        // era names, glue and literals are the reference's (`después de Cristo`, `domingo,
+        // 00:00`, `2024년 11월 3일`), where ICU4X's field sets differ.
+        let pattern_formatter = pattern.as_ref().filter(|_| patterned).map(|_| {
             super::date_pattern::PatternFormatter::new(
                 &locale,
                 super::date_pattern::ZoneInfo {

@@ -3,6 +3,8 @@
 //!
 //! 1. the options become a skeleton, one run of letters per option ([`skeleton`]: `weekday:
 //!    "long"` is `EEEE`, `hour: "2-digit"` is `jj`, or `hh`/`HH`/`KK`/`kk` under an hour cycle);
+//!    a 12-hour clock brings the day period `a` unless the options name one (`dayPeriod`:
+//!    `B`);
 //! 2. the skeleton is matched against the locale's patterns ([`best_pattern`]): the
 //!    availableFormats of `ca-gregorian.json`, the date and time style patterns and one
 //!    pattern per single field, each compared field by field (a missing or extra field costs
@@ -12,12 +14,16 @@
 //!    asks; minutes and seconds keep the pattern's), except where the pattern came with a
 //!    skeleton whose field already had the requested length (CLDR's `hms: hh:mm:ss` in
 //!    `es-AR` keeps its two-digit hour) or a numeric field stands for a text one (`MMMd:
-//!    M月d日`);
+//!    M月d日`); the day period a 12-hour request brings replaces the pattern's too
+//!    (`zh-Hant`'s `hms: Bh:mm:ss` becomes `ah:mm:ss`), and a zone of another kind takes the
+//!    requested letter (`hmv: ah:mm [v]` for a long specific name: `ah:mm [zzzz]`);
 //! 4. without a whole match, the date and time fields are matched apart, each completed by the
 //!    locale's appendItems for fields still missing (fractional seconds are put after the
 //!    seconds with the locale's decimal separator), and joined by the locale's date-time glue
 //!    (the `atTime` set), chosen by the request's month and weekday: `{1} 'às' {0}` for a
-//!    long month in `pt`, `{1}, {0}` for a numeric one;
+//!    long month in `pt`, `{1}, {0}` for a numeric one; Chinese glue without a space
+//!    (`zh-Hant`'s `{1}{0}` in CLDR 48's JSON) is written with one, as the reference writes
+//!    it (`星期二 59:59`);
 //! 5. the hour cycle the options ask for replaces the pattern's hour letter ([`with_cycle`]),
 //!    and `resolvedOptions()` reads the components back off the pattern ([`components`]).
 //!
@@ -627,14 +633,17 @@ impl Generator {
         result
     }
 
-    /// The best pattern for a skeleton (`j` for the locale's hour).
+    /// The best pattern for a skeleton (`j` for the locale's hour, with `a` on a 12-hour
+    /// clock unless the skeleton names its own day period).
     fn best_pattern(&self, skeleton: &str) -> String {
         let mut mapped = String::new();
+        let named_period = skeleton.contains(['a', 'b', 'B']);
         for piece in pieces(skeleton) {
             match piece {
                 Piece::Field('j', n) => {
                     let hour = self.default_hour;
-                    if matches!(hour, 'h' | 'K') {
+                    // A day period the options name (`dayPeriod`: `B`) stays the pattern's.
+                    if matches!(hour, 'h' | 'K') && !named_period {
                         mapped.push('a');
                     }
                     mapped.extend(std::iter::repeat_n(hour, if n >= 2 { 2 } else { 1 }));
@@ -1050,6 +1059,29 @@ mod tests {
             with_cycle(&best("fr-CH", &fr, 'k'), Some("h24")),
             "kk.mm:ss 'h' zzzz"
         );
+    }
+
+    #[test]
+    fn a_twelve_hour_request_gives_its_day_period_to_the_pattern() {
+        // zh-Hant's `hms: Bh:mm:ss` takes the request's `a`: "下午11:59:59" (seed 43, #425).
+        assert_eq!(best("zh-TW", "hms", 'h'), "ah:mm:ss");
+        // en's `dayPeriod` names its own period beside `j`: `Bh: h B` ("12 in the morning").
+        assert_eq!(best("en", "Bj", 'h'), "h B");
+    }
+
+    #[test]
+    fn traditional_chinese_joins_date_and_time_with_a_space() {
+        // zh-Hant's glue is `{1}{0}` in CLDR 48's JSON: "星期二 59:59" (seed 43, #424).
+        assert_eq!(best("zh-TW", "EEEEmmss", 'h'), "cccc mm:ss");
+    }
+
+    #[test]
+    fn a_zone_of_another_kind_still_matches() {
+        // zh-HK's `hmv: ah:mm [v]` for a long specific name: "上午10:00 [土耳其標準時間]"
+        // (seed 43, #210).
+        assert_eq!(best("zh-HK", "jmmzzzz", 'h'), "ah:mm [zzzz]");
+        // ko's `yMMMd` joined to the zone: "2024년 11월 3일 GMT+0" (seed 7373, #157).
+        assert_eq!(best("ko", "yMMMdO", 'h'), "y년 MMM d일 O");
     }
 
     #[test]
