@@ -1821,7 +1821,18 @@ async fn the_admin_endpoint_reports_health_metrics_and_readiness_while_draining(
         "{after:#?}"
     );
 
-    // A run in flight holds the drain open; SIGTERM flips readiness at once.
+    // A run in flight holds the drain open; SIGTERM flips readiness at once. The worker
+    // answers a run before it counts itself free, so the last run may still show as busy:
+    // wait for it to be free, so that busy below is the spinning run and nothing earlier.
+    let mut free = false;
+    for _ in 0..200 {
+        if scrape(&admin).await["codemode_executor_pool_busy_workers"] == 0.0 {
+            free = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(free, "the worker never came free after the last run");
     let spinning = {
         let remote = remote.clone();
         tokio::spawn(async move {
