@@ -353,18 +353,26 @@ fn zone_names(names: &serde_json::Value, out: &mut Entries) {
     }
 }
 
-/// One locale's territory names, from its `territories.json`, under `rg` (width `l`), for the
+/// One locale's territory names, from its `territories.json`, under `rg`: width `l` the
+/// plain name, `s` CLDR's `alt-short`, `v` its `alt-variant`; for `Intl.DisplayNames` and the
 /// location format of a zone (`heure : France`).
 fn territory_names(names: &serde_json::Value, out: &mut Entries) {
     let Some(table) = names.as_object() else {
         return;
     };
     for (code, name) in table {
-        if code.contains("-alt-") || code.chars().any(|c| c.is_ascii_digit()) {
+        // Of the numeric areas, the reference's data names Latin America (`419`) alone.
+        if code.chars().any(|c| c.is_ascii_digit()) && code != "419" {
             continue;
         }
+        let (code, width) = match code.split_once("-alt-") {
+            None => (code.as_str(), 'l'),
+            Some((code, "short")) => (code, 's'),
+            Some((code, "variant")) => (code, 'v'),
+            Some(_) => continue,
+        };
         if let Some(name) = name.as_str() {
-            out.insert(("rg".into(), 'l', code.clone()), name.into());
+            out.insert(("rg".into(), width, code.into()), name.into());
         }
     }
 }
@@ -372,8 +380,36 @@ fn territory_names(names: &serde_json::Value, out: &mut Entries) {
 /// The root's zone data, from `metaZones.json` and `primaryZones.json`: under `mzi` (width
 /// `l`) each zone's metazones, `;`-separated `<metazone>,<from>,<to>` (UTC, `YYYY-MM-DD
 /// HH:MM`, empty for open ends); under `mzg` the golden zone of a metazone for a territory
-/// (`Europe_Central:001`); under `pz` the primary zone of a territory.
-fn metazones(metazones: &serde_json::Value, primary: &serde_json::Value, out: &mut Entries) {
+/// (`Europe_Central:001`); under `pz` the primary zone of a territory; from `windowsZones.json`,
+/// under `ztr` the territory of a zone (`Europe/Mariehamn` is `AX`, which its BCP 47 id
+/// `fimhq` does not say) and under `tzs` a territory's zones, space-separated.
+fn metazones(
+    metazones: &serde_json::Value,
+    primary: &serde_json::Value,
+    windows: &serde_json::Value,
+    out: &mut Entries,
+) {
+    let mut zones_of: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for m in windows.as_array().into_iter().flatten() {
+        let m = &m["mapZone"];
+        let (Some(zones), Some(territory)) = (m["_type"].as_str(), m["_territory"].as_str()) else {
+            continue;
+        };
+        if territory == "001" || territory == "ZZ" {
+            continue;
+        }
+        for zone in zones.split_whitespace() {
+            out.insert(("ztr".into(), 'l', zone.into()), territory.into());
+            zones_of
+                .entry(territory.into())
+                .or_default()
+                .insert(zone.into());
+        }
+    }
+    for (territory, zones) in zones_of {
+        let zones: Vec<String> = zones.into_iter().collect();
+        out.insert(("tzs".into(), 'l', territory), zones.join(" "));
+    }
     fn walk(path: &str, value: &serde_json::Value, out: &mut Entries) {
         if let Some(list) = value.as_array() {
             let spans: Vec<String> = list
@@ -946,10 +982,12 @@ fn run(
     // The zones' metazones, golden zones and primary zones, in the root locale.
     let zones = read(&core_dir.join("supplemental/metaZones.json"))?;
     let primary = read(&core_dir.join("supplemental/primaryZones.json"))?;
+    let windows = read(&core_dir.join("supplemental/windowsZones.json"))?;
     if let Some(root) = locales.get_mut("und") {
         metazones(
             &zones["supplemental"]["metaZones"],
             &primary["supplemental"]["primaryZones"],
+            &windows["supplemental"]["windowsZones"]["mapTimezones"],
             root,
         );
     }

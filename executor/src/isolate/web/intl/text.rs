@@ -434,6 +434,27 @@ pub(crate) fn case(text: &[u16], tag: &str, upper: bool) -> Vec<u16> {
     out
 }
 
+/// A territory's name in CLDR 48 as the reference's ICU data gives it: the short form
+/// (`alt-short`: `UK`, `US`) for a short or narrow name, the plain one otherwise; whatever the
+/// width, Hong Kong, Macao and Palestine by their short forms (`Hong Kong`, not `Hong Kong SAR
+/// China`) and the Falklands by their variant (`Falkland Islands (Islas Malvinas)`), as
+/// Chromium's ICU data names them; of the numeric areas only Latin America (`419`) has a
+/// name there (`001` is `001`). None where the locale has no name for `code`.
+pub(crate) fn region_name(tag: &str, code: &str, short: bool) -> Option<&'static str> {
+    if code.is_empty() || (code.chars().any(|c| c.is_ascii_digit()) && code != "419") {
+        return None;
+    }
+    let code = code.to_ascii_uppercase();
+    let entry = |w: char| super::units::entry(tag, "rg", w, &code).filter(|n| *n != "∅∅∅");
+    let chosen = match code.as_str() {
+        "HK" | "MO" | "PS" => entry('s'),
+        "FK" => entry('v'),
+        _ if short => entry('s'),
+        _ => None,
+    };
+    chosen.or_else(|| entry('l'))
+}
+
 /// The locale's name for a language, region, script, currency, calendar or date field code
 /// (None when it has none); `standard` names a language's qualifiers in parentheses
 /// (`English (United Kingdom)`) where the default, dialect names, has a name of its own
@@ -464,6 +485,13 @@ pub(crate) fn display_name(
     let provider = &icu_experimental::provider::Baked;
     match kind {
         "region" => {
+            // CLDR 48's names where the table has the locale's language, as the reference
+            // chooses among them (see `region_name`).
+            let table_tag = super::naming_locale(tag).to_string();
+            if super::units::has_locale(&table_tag) {
+                let short = matches!(style, "short" | "narrow");
+                return region_name(&table_tag, code, short).map(str::to_string);
+            }
             let f = RegionDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
             f.of(code.parse().ok()?).map(str::to_string)
         }
@@ -588,6 +616,20 @@ mod tests {
     fn joined(tag: &str, kind: &str, style: &str, items: &[&str]) -> String {
         let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
         list_parts(tag, kind, style, &items).expect("a list").text
+    }
+
+    #[test]
+    fn region_names_are_the_references_choices_among_cldr_48s() {
+        assert_eq!(region_name("en", "GB", false), Some("United Kingdom"));
+        assert_eq!(region_name("en", "GB", true), Some("UK"));
+        assert_eq!(region_name("en", "HK", false), Some("Hong Kong"));
+        assert_eq!(
+            region_name("en", "FK", true),
+            Some("Falkland Islands (Islas Malvinas)")
+        );
+        assert_eq!(region_name("en", "419", false), Some("Latin America"));
+        assert_eq!(region_name("en", "001", false), None);
+        assert_eq!(region_name("de", "us", true), Some("USA"));
     }
 
     #[test]

@@ -163,9 +163,7 @@ fn location(tag: &str, id: &str) -> Option<String> {
     let format = entry(tag, "tz", 'l', "region")?;
     let primary = entry("und", "pz", 'l', &territory) == Some(id) || only_zone(&territory);
     let place = if primary {
-        entry(tag, "rg", 'l', &territory)
-            .map(str::to_string)
-            .unwrap_or_else(|| exemplar_city(tag, id))
+        territory_name(tag, &territory).unwrap_or_else(|| exemplar_city(tag, id))
     } else {
         exemplar_city(tag, id)
     };
@@ -174,15 +172,30 @@ fn location(tag: &str, id: &str) -> Option<String> {
 
 /// The place a partial location name gives (`EET (Egypt)`), as ICU's generic names choose
 /// it: the zone's territory where the zone is its metazone's golden zone for that territory
-/// (`Europe_Eastern` in `EG` is `Africa/Cairo`), else the zone's city.
+/// (`Europe_Eastern` in `EG` is `Africa/Cairo`; a territory CLDR lists no golden zone for
+/// takes the world's, so `America_Central` in `US` is `America/Chicago`), else the zone's
+/// city.
 fn partial_location(tag: &str, id: &str, mz: &str) -> String {
     if let Some(territory) = territory_of(id)
-        && entry("und", "mzg", 'l', &format!("{mz}:{territory}")) == Some(id)
-        && let Some(name) = entry(tag, "rg", 'l', &territory)
+        && entry("und", "mzg", 'l', &format!("{mz}:{territory}"))
+            .or_else(|| entry("und", "mzg", 'l', &format!("{mz}:001")))
+            == Some(id)
+        && let Some(name) = territory_name(tag, &territory)
     {
-        return name.to_string();
+        return name;
     }
     exemplar_city(tag, id)
+}
+
+/// A territory's name as the reference's location formats write it: its display name
+/// (`Hong Kong Time`, `Falkland Islands (Islas Malvinas) Time`).
+fn territory_name(tag: &str, territory: &str) -> Option<String> {
+    let tag = if tag == "und" || tag.starts_with("und-") {
+        "en"
+    } else {
+        tag
+    };
+    super::text::region_name(tag, territory, false).map(str::to_string)
 }
 
 /// The zone's city as the reference names it: its id's last segment (`St Johns`, `Sydney`),
@@ -191,24 +204,33 @@ fn exemplar_city(_tag: &str, id: &str) -> String {
     id.rsplit('/').next().unwrap_or(id).replace('_', " ")
 }
 
-/// The territory of a location zone: the first two letters of its BCP 47 id (`frpar`).
+/// The territory of a location zone: CLDR's (from its Windows zone mapping, which names the
+/// territory of every location zone but `Antarctica/Troll`), else the first two letters of a
+/// five-letter BCP 47 id (`aqtrl`); ids of other lengths (`jeruslm`, `gazastrp`) say none.
 fn territory_of(id: &str) -> Option<String> {
+    if let Some(territory) = entry("und", "ztr", 'l', id) {
+        return Some(territory.to_string());
+    }
     let parsed = icu::time::zone::iana::IanaParserExtended::new().parse(id);
     let bcp = parsed.time_zone.as_str();
-    if bcp.len() < 5 || !id.contains('/') || id.starts_with("Etc/") {
+    if bcp.len() != 5 || !id.contains('/') || id.starts_with("Etc/") {
         return None;
     }
     Some(bcp[..2].to_ascii_uppercase())
 }
 
-/// Whether the territory has one location zone only.
+/// Whether the territory has one location zone only (CLDR's zones of the territory, else the
+/// five-letter BCP 47 ids it begins).
 fn only_zone(territory: &str) -> bool {
+    if let Some(zones) = entry("und", "tzs", 'l', territory) {
+        return !zones.contains(' ');
+    }
     let lower = territory.to_ascii_lowercase();
     let mut ids: Vec<String> = icu::time::zone::iana::IanaParserExtended::new()
         .iter()
         .filter(|z| z.canonical.contains('/') && !z.canonical.starts_with("Etc/"))
         .map(|z| z.time_zone.as_str().to_string())
-        .filter(|b| b.len() >= 5 && b.starts_with(&lower))
+        .filter(|b| b.len() == 5 && b.starts_with(&lower))
         .collect();
     ids.sort_unstable();
     ids.dedup();
@@ -421,6 +443,56 @@ mod tests {
                 ZoneStyle::GenericShort
             ),
             "St Johns Time"
+        );
+    }
+
+    #[test]
+    fn territories_are_cldrs_not_the_bcp_47_ids_letters() {
+        // fimhq, jeruslm and ancur say FI, JE and AN; CLDR says AX, IL and CW.
+        assert_eq!(territory_of("Europe/Mariehamn").as_deref(), Some("AX"));
+        assert_eq!(territory_of("Asia/Jerusalem").as_deref(), Some("IL"));
+        assert_eq!(territory_of("America/Curacao").as_deref(), Some("CW"));
+        // Troll, absent from CLDR's Windows mapping, by its five-letter id.
+        assert_eq!(territory_of("Antarctica/Troll").as_deref(), Some("AQ"));
+        // Gabon and Finland have one zone each (gazastrp and fimhq are not theirs).
+        assert!(only_zone("GA"));
+        assert!(only_zone("FI"));
+        assert!(!only_zone("US"));
+        let january = 1_705_320_000_000;
+        assert_eq!(
+            name(
+                "en-US",
+                "Africa/Libreville",
+                "Africa/Libreville",
+                january,
+                ZoneStyle::GenericShort
+            ),
+            "Gabon Time"
+        );
+        assert_eq!(
+            name(
+                "en-US",
+                "Asia/Hong_Kong",
+                "Asia/Hong_Kong",
+                january,
+                ZoneStyle::GenericShort
+            ),
+            "Hong Kong Time"
+        );
+    }
+
+    #[test]
+    fn a_partial_location_takes_the_worlds_golden_zone_where_the_territory_has_none() {
+        let july = 1_721_044_800_000;
+        assert_eq!(
+            name(
+                "es-MX",
+                "America/Chicago",
+                "America/Chicago",
+                july,
+                ZoneStyle::GenericLong
+            ),
+            "hora central (Estados Unidos)"
         );
     }
 }
