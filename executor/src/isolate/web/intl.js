@@ -227,30 +227,61 @@
   };
   const numberState = (nf, name) => {
     const s = unwrap(nf, NumberFormat, numberFormats);
-    if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${name} called on incompatible receiver ${nf === null || (typeof nf !== "object" && typeof nf !== "function") ? String(nf) : "#<" + (nf.constructor?.name ?? "Object") + ">"}`);
+    if (s === undefined) throw new TypeError(`Method ${unwrapper(nf, name, "NumberFormat")} called on incompatible receiver ${receiverText(nf)}`);
     return s;
+  };
+  // A receiver as V8's incompatible-receiver errors write it: a primitive as its string, an
+  // object as `#<Constructor>`.
+  const receiverText = (x) =>
+    x === null || (typeof x !== "object" && typeof x !== "function") ? String(x) : "#<" + (x.constructor?.name ?? "Object") + ">";
+  // The method an incompatible receiver's error names, as V8 checks it: `format` (a getter,
+  // named `get …`) and `resolvedOptions` first ask for an object, then unwrap it
+  // (`UnwrapNumberFormat`); the other methods name themselves.
+  const unwrapper = (x, name, service) => {
+    if (name !== "format" && name !== "resolvedOptions") return `Intl.${service}.prototype.${name}`;
+    if (x !== null && (typeof x === "object" || typeof x === "function")) return `Unwrap${service}`;
+    return `${name === "format" ? "get " : ""}Intl.${service}.prototype.${name}`;
+  };
+  // The built-in method a formatter is made for (`Number.prototype.toLocaleString`), which V8
+  // names in the formatter's option errors; the next constructor takes it, before any of the
+  // caller's code runs, so a formatter made inside an option's getter names its own service.
+  let caller;
+  const takeCaller = (own) => {
+    const c = caller ?? own;
+    caller = undefined;
+    return c;
+  };
+  const madeFor = (name, make) => {
+    caller = name;
+    try {
+      return make();
+    } finally {
+      caller = undefined;
+    }
   };
   const S_NF = "Intl.NumberFormat";
   function NumberFormat(locales, options_) {
     if (!new.target) return legacy(this, NumberFormat, new NumberFormat(locales, options_));
+    const service = takeCaller(S_NF);
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu });
-    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_NF);
-    const nuOption = numberingOption(o, S_NF);
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", service);
+    const nuOption = numberingOption(o, service);
     const nu = nuOption !== undefined && isNu(nuOption) ? nuOption : kept.nu;
-    const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal", S_NF);
-    let currency = opt(o, "currency", null, undefined, S_NF);
+    const style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal", service);
+    let currency = opt(o, "currency", null, undefined, service);
     // SetNumberFormatUnitOptions: a missing currency (or unit) is refused as soon as it is read.
     if (currency === undefined && style === "currency") throw new TypeError("Currency code is required with currency style.");
     if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
-    const currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", S_NF);
-    const currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard", S_NF);
-    const unit = opt(o, "unit", null, undefined, S_NF);
-    if (unit === undefined && style === "unit") throw new TypeError("Unit is required with unit style.");
-    if (unit !== undefined && !isUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
-    const unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short", S_NF);
+    const currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", service);
+    const currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard", service);
+    const unit = opt(o, "unit", null, undefined, service);
+    // A missing unit is named as the empty one, a TypeError (V8's text).
+    if (unit === undefined && style === "unit") throw new TypeError(`Invalid unit argument for ${service}() ''`);
+    if (unit !== undefined && !isUnit(unit)) throw new RangeError(`Invalid unit argument for ${service}() '${unit}'`);
+    const unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short", service);
     if (currency !== undefined) currency = currency.toUpperCase();
-    const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", S_NF);
+    const notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard", service);
     const cDigits = style === "currency" ? (CURRENCY_DIGITS[currency] ?? 2) : 0;
     const mnfdDefault = style === "currency" && notation === "standard" ? cDigits : 0;
     const mxfdDefault = style === "currency" && notation === "standard" ? cDigits : style === "percent" ? 0 : 3;
@@ -258,8 +289,8 @@
     const r = record({ locale, numberingSystem: nu ?? N.numberingSystem(base), style });
     if (style === "currency") Object.assign(r, { currency, currencyDisplay, currencySign });
     if (style === "unit") Object.assign(r, { unit, unitDisplay });
-    const digits = digitOptions(o, r, mnfdDefault, mxfdDefault, notation, S_NF);
-    const compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short", S_NF);
+    const digits = digitOptions(o, r, mnfdDefault, mxfdDefault, notation, service);
+    const compactDisplay = opt(o, "compactDisplay", ["short", "long"], "short", service);
     const defaultGrouping = notation === "compact" ? "min2" : "auto";
     let grouping = o.useGrouping;
     if (grouping === undefined) grouping = defaultGrouping;
@@ -270,7 +301,7 @@
       if (grouping === "true" || grouping === "false") grouping = defaultGrouping;
       else if (!["min2", "auto", "always"].includes(grouping)) throw new RangeError(`Value ${grouping} out of range for Intl.NumberFormat options property useGrouping`);
     }
-    const signDisplay = opt(o, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", S_NF);
+    const signDisplay = opt(o, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", service);
     r.useGrouping = grouping;
     r.notation = notation;
     if (notation === "compact") r.compactDisplay = compactDisplay;
@@ -434,33 +465,34 @@
   };
   function DateTimeFormat(locales, options_, required = "any", defaults = "date") {
     if (!new.target) return legacy(this, DateTimeFormat, new DateTimeFormat(locales, options_));
+    const service = takeCaller(S_DTF);
     const o = options(options_);
     const { base, kept } = resolve(locales, { nu: isNu, ca: isCa, hc: (v) => ["h11", "h12", "h23", "h24"].includes(v) });
-    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_DTF);
-    let caOption = opt(o, "calendar", null, undefined, S_DTF);
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", service);
+    let caOption = opt(o, "calendar", null, undefined, service);
     if (caOption !== undefined && !typeToken.test(caOption)) throw new RangeError(`Invalid calendar : ${caOption}`);
     // A valid type token is ASCII, so lower-casing it is ASCII lower-casing (`ISO8601`).
     if (caOption !== undefined) caOption = caOption.toLowerCase();
-    const nuOption = numberingOption(o, S_DTF);
+    const nuOption = numberingOption(o, service);
     const hour12 = optionalBoolean(o.hour12);
-    let hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, S_DTF);
+    let hourCycle = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, service);
     if (hour12 !== undefined) hourCycle = undefined;
     const timeZone = timeZoneOption(o.timeZone);
     const f = Object.create(null);
-    f.weekday = opt(o, "weekday", ["narrow", "short", "long"], undefined, S_DTF);
-    f.era = opt(o, "era", ["narrow", "short", "long"], undefined, S_DTF);
-    f.year = opt(o, "year", ["2-digit", "numeric"], undefined, S_DTF);
-    f.month = opt(o, "month", ["2-digit", "numeric", "narrow", "short", "long"], undefined, S_DTF);
-    f.day = opt(o, "day", ["2-digit", "numeric"], undefined, S_DTF);
-    f.dayPeriod = opt(o, "dayPeriod", ["narrow", "short", "long"], undefined, S_DTF);
-    f.hour = opt(o, "hour", ["2-digit", "numeric"], undefined, S_DTF);
-    f.minute = opt(o, "minute", ["2-digit", "numeric"], undefined, S_DTF);
-    f.second = opt(o, "second", ["2-digit", "numeric"], undefined, S_DTF);
+    f.weekday = opt(o, "weekday", ["narrow", "short", "long"], undefined, service);
+    f.era = opt(o, "era", ["narrow", "short", "long"], undefined, service);
+    f.year = opt(o, "year", ["2-digit", "numeric"], undefined, service);
+    f.month = opt(o, "month", ["2-digit", "numeric", "narrow", "short", "long"], undefined, service);
+    f.day = opt(o, "day", ["2-digit", "numeric"], undefined, service);
+    f.dayPeriod = opt(o, "dayPeriod", ["narrow", "short", "long"], undefined, service);
+    f.hour = opt(o, "hour", ["2-digit", "numeric"], undefined, service);
+    f.minute = opt(o, "minute", ["2-digit", "numeric"], undefined, service);
+    f.second = opt(o, "second", ["2-digit", "numeric"], undefined, service);
     f.fractionalSecondDigits = num(o, "fractionalSecondDigits", 1, 3, undefined);
-    f.timeZoneName = opt(o, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], undefined, S_DTF);
-    opt(o, "formatMatcher", ["basic", "best fit"], "best fit", S_DTF);
-    const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
-    const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined, S_DTF);
+    f.timeZoneName = opt(o, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], undefined, service);
+    opt(o, "formatMatcher", ["basic", "best fit"], "best fit", service);
+    const dateStyle = opt(o, "dateStyle", ["full", "long", "medium", "short"], undefined, service);
+    const timeStyle = opt(o, "timeStyle", ["full", "long", "medium", "short"], undefined, service);
     if (dateStyle !== undefined || timeStyle !== undefined) {
       for (const k of DATE_FIELDS) if (f[k] !== undefined) throw new TypeError("Invalid option : option");
       // toLocaleDateString takes no timeStyle, toLocaleTimeString no dateStyle (even beside
@@ -540,7 +572,7 @@
   }
   const dateState = (d, name) => {
     const s = unwrap(d, DateTimeFormat, dateFormats);
-    if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
+    if (s === undefined) throw new TypeError(`Method ${unwrapper(d, name, "DateTimeFormat")} called on incompatible receiver ${receiverText(d)}`);
     return s;
   };
   const instant = (date) => {
@@ -672,17 +704,18 @@
   const collators = new WeakMap();
   function Collator(locales, options_) {
     if (!new.target) return new Collator(locales, options_);
+    const service = takeCaller(S_C);
     const o = options(options_);
-    const usage = opt(o, "usage", ["sort", "search"], "sort", S_C);
-    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", S_C);
-    const collation = opt(o, "collation", null, undefined, S_C);
+    const usage = opt(o, "usage", ["sort", "search"], "sort", service);
+    opt(o, "localeMatcher", ["lookup", "best fit"], "best fit", service);
+    const collation = opt(o, "collation", null, undefined, service);
     if (collation !== undefined && !typeToken.test(collation)) throw new RangeError(`Invalid collation : ${collation}`);
     const numericOpt = optionalBoolean(o.numeric);
-    const caseFirstOpt = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, S_C);
+    const caseFirstOpt = opt(o, "caseFirst", ["upper", "lower", "false"], undefined, service);
     const { base, kept } = resolve(locales, { kn: (v) => v === "true" || v === "false", kf: (v) => ["upper", "lower", "false"].includes(v), co: (v) => !["standard", "search"].includes(v) });
     const numericValue = numericOpt ?? (kept.kn !== undefined ? kept.kn === "true" : false);
     const caseFirst = caseFirstOpt ?? kept.kf ?? "false";
-    const sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant", S_C);
+    const sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant", service);
     const ignorePunctuation = optionalBoolean(o.ignorePunctuation) ?? base.split("-")[0] === "th";
     const localeKw = {};
     // The collation: the -u-co- keyword where the language has it, then the option where
@@ -1149,7 +1182,7 @@
   }
   const durationState = (d, name) => {
     const s = typeof d === "object" && d !== null ? durationFormats.get(d) : undefined;
-    if (s === undefined) throw new TypeError(`Method Intl.DurationFormat.prototype.${name} called on incompatible receiver ${d === null || (typeof d !== "object" && typeof d !== "function") ? String(d) : "#<" + (d.constructor?.name ?? "Object") + ">"}`);
+    if (s === undefined) throw new TypeError(`Method Intl.DurationFormat.prototype.${name} called on incompatible receiver ${receiverText(d)}`);
     return s;
   };
   // NumberFormat's unit style: the number's parts inside CLDR's pattern for the unit, its
@@ -1300,26 +1333,46 @@
 
   // thisNumberValue / thisBigIntValue: a primitive or its wrapper, else a TypeError.
   const numberValueOf = Number.prototype.valueOf, bigintValueOf = BigInt.prototype.valueOf;
-  const timeOf = (self) => Date.prototype.getTime.call(self);
+  // The receiver's value, refused in the words V8 uses for the method that asked.
+  const thisValue = (valueOf, self, method, type) => {
+    try {
+      return valueOf.call(self);
+    } catch {
+      throw new TypeError(`${method} requires that 'this' be a ${type}`);
+    }
+  };
+  const timeOf = (self, method) => {
+    try {
+      return Date.prototype.getTime.call(self);
+    } catch {
+      throw new TypeError(`Method ${method} called on incompatible receiver ${receiverText(self)}`);
+    }
+  };
   return {
     Intl,
-    numberToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(numberValueOf.call(self)),
-    bigintToLocaleString: (self, locales, options_) => new NumberFormat(locales, options_).format(bigintValueOf.call(self)),
+    numberToLocaleString: (self, locales, options_) => {
+      const x = thisValue(numberValueOf, self, "Number.prototype.toLocaleString", "Number");
+      return madeFor("Number.prototype.toLocaleString", () => new NumberFormat(locales, options_)).format(x);
+    },
+    bigintToLocaleString: (self, locales, options_) => {
+      const x = thisValue(bigintValueOf, self, "BigInt.prototype.toLocaleString", "BigInt");
+      return madeFor("BigInt.prototype.toLocaleString", () => new NumberFormat(locales, options_)).format(x);
+    },
     dateToLocaleString: (self, locales, options_) => {
-      const t = timeOf(self);
-      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "any", "all").format(t);
+      const t = timeOf(self, "Date.prototype.toLocaleString");
+      return Number.isNaN(t) ? "Invalid Date" : madeFor("Date.prototype.toLocaleString", () => new DateTimeFormat(locales, options_, "any", "all")).format(t);
     },
     dateToLocaleDateString: (self, locales, options_) => {
-      const t = timeOf(self);
-      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "date", "date").format(t);
+      const t = timeOf(self, "Date.prototype.toLocaleDateString");
+      return Number.isNaN(t) ? "Invalid Date" : madeFor("Date.prototype.toLocaleDateString", () => new DateTimeFormat(locales, options_, "date", "date")).format(t);
     },
     dateToLocaleTimeString: (self, locales, options_) => {
-      const t = timeOf(self);
-      return Number.isNaN(t) ? "Invalid Date" : new DateTimeFormat(locales, options_, "time", "time").format(t);
+      const t = timeOf(self, "Date.prototype.toLocaleTimeString");
+      return Number.isNaN(t) ? "Invalid Date" : madeFor("Date.prototype.toLocaleTimeString", () => new DateTimeFormat(locales, options_, "time", "time")).format(t);
     },
     localeCompare: (self, that, locales, options_) => {
       if (self === undefined || self === null) throw new TypeError("String.prototype.localeCompare called on null or undefined");
-      return new Collator(locales, options_).compare(String(self), String(that));
+      return madeFor("String.prototype.localeCompare", () => new Collator(locales, options_)).compare(String(self), String(that));
     },
     caseMap: (self, locales, upper) => {
       const list = canonicalList(locales);
