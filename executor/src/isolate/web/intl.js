@@ -930,7 +930,7 @@
       }
       // A currency is named only when it is one ICU lists (`XXX` has none on the reference).
       const unnamed = (s.type === "currency" && !CURRENCIES.includes(c)) || (s.type === "calendar" && !CALENDARS.includes(c));
-      const name = unnamed ? undefined : N.displayName(s.locale, s.type, s.style, c, s.languageDisplay === "standard");
+      const name = unnamed ? undefined : N.displayName(s.locale, s.type, s.style, c, s.languageDisplay === "standard", s.fallback === "code");
       if (name !== undefined && name !== null) return name;
       return s.fallback === "code" ? c : undefined;
     }

@@ -118,8 +118,13 @@ fn table<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         "displayName",
         Function::new(
             ctx.clone(),
-            |tag: String, kind: String, style: String, code: String, standard: bool| {
-                text::display_name(&tag, &kind, &style, &code, standard)
+            |tag: String,
+             kind: String,
+             style: String,
+             code: String,
+             standard: bool,
+             substitute: bool| {
+                text::display_name(&tag, &kind, &style, &code, standard, substitute)
             },
         )?,
     )?;

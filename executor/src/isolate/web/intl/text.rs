@@ -455,16 +455,141 @@ pub(crate) fn region_name(tag: &str, code: &str, short: bool) -> Option<&'static
     chosen.or_else(|| entry('l'))
 }
 
+/// A locale's name as the reference's ICU composes it from CLDR 48's names: the language's
+/// name (its code where the reference's data has none: `aa (Djibouti)`; `root` for `und`),
+/// or with `dialect` naming the name of the language with its one script or region where CLDR
+/// has one (`British English`, `Traditional Chinese`; none for a tag with both, so
+/// `zh-Hant-HK` is `Chinese (Traditional, Hong Kong)`); then its script, region and variants
+/// in the locale's pattern and separator (`{0} ({1})`, `{0}, {1}`), a region by its display
+/// name or, numeric, its code (`English (001)`), a variant by its code in capitals
+/// (`Catalan (Spain, VALENCIA)`), parentheses inside a qualifier as brackets (`English (Cocos
+/// [Keeling] Islands)`). None where nothing is named but the language, and it has no name, or,
+/// without `substitute`, where any part has none.
+/// `nameless` names no language but Punjabi and no script (Punjabi in Gurmukhi, which names
+/// regions in English).
+fn language_name(
+    tag: &str,
+    code: &str,
+    short: bool,
+    standard: bool,
+    nameless: bool,
+    substitute: bool,
+) -> Option<String> {
+    // A language subtag of five to eight letters is read through a stand-in (ICU4X parses
+    // none) and has no name (`zzzzzzzz (Latin, United States)`).
+    let long = super::long_language(code);
+    let loc: Locale = match long {
+        Some(l) => format!("{}{}", super::STAND_IN, &code[l.len()..])
+            .parse()
+            .ok()?,
+        None => code.parse().ok()?,
+    };
+    let id = &loc.id;
+    let names = |unit: &str, key: &str| {
+        if nameless {
+            return None;
+        }
+        let entry = |w: char| super::units::entry(tag, unit, w, key).filter(|n| *n != "∅∅∅");
+        if short {
+            entry('s').or_else(|| entry('l'))
+        } else {
+            entry('l')
+        }
+    };
+    let language = long.unwrap_or(id.language.as_str());
+    let mut script = id.script.map(|s| s.as_str().to_string());
+    let mut region = id.region.map(|r| r.as_str().to_string());
+    let mut name = None;
+    if !standard {
+        match (&script, &region) {
+            (Some(s), None) => {
+                name = names("lg", &format!("{language}-{s}"));
+                if name.is_some() {
+                    script = None;
+                }
+            }
+            (None, Some(r)) => {
+                name = names("lg", &format!("{language}-{r}"));
+                if name.is_some() {
+                    region = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    let own = if language == "und" {
+        Some("root")
+    } else if nameless {
+        // Its one name is its own language's, in Punjabi (`ਪੰਜਾਬੀ`).
+        (language == "pa")
+            .then(|| super::units::entry("pa", "lg", 'l', "pa"))
+            .flatten()
+    } else {
+        names("lg", language)
+    };
+    // Whether a part is written as its code for want of a name; without `substitute`
+    // (`fallback: "none"`) such a name is none at all, as ICU gives none.
+    let mut substituted = language == "und";
+    let mut qualifiers: Vec<String> = Vec::new();
+    if let Some(s) = script {
+        let named = names("scr", &s);
+        substituted |= named.is_none();
+        qualifiers.push(named.map_or(s.clone(), str::to_string));
+    }
+    if let Some(r) = region {
+        let named = region_name(tag, &r, short);
+        substituted |= named.is_none();
+        qualifiers.push(named.map_or(r.clone(), str::to_string));
+    }
+    for variant in id.variants.iter() {
+        substituted = true;
+        qualifiers.push(variant.as_str().to_ascii_uppercase());
+    }
+    let name = match name.or(own) {
+        Some(name) => name.to_string(),
+        None if qualifiers.is_empty() => return None,
+        None => {
+            substituted = true;
+            language.to_string()
+        }
+    };
+    if substituted && !substitute {
+        return None;
+    }
+    if qualifiers.is_empty() {
+        return Some(name);
+    }
+    let field = |f: &str| super::units::entry(tag, "ldp", 'l', f);
+    let pattern = field("pattern").unwrap_or("{0} ({1})");
+    let separator = field("separator").unwrap_or("{0}, {1}");
+    // The parentheses the pattern uses (ASCII, or full-width in `ja` and `zh`) become
+    // brackets inside a qualifier; the other kind stays.
+    let full_width = pattern.contains('（');
+    let bracketed = qualifiers.iter().map(|q| {
+        if full_width {
+            q.replace('（', "［").replace('）', "］")
+        } else {
+            q.replace('(', "[").replace(')', "]")
+        }
+    });
+    let joined = bracketed
+        .reduce(|all, next| separator.replace("{0}", &all).replace("{1}", &next))
+        .unwrap_or_default();
+    Some(pattern.replace("{0}", &name).replace("{1}", &joined))
+}
+
 /// The locale's name for a language, region, script, currency, calendar or date field code
 /// (None when it has none); `standard` names a language's qualifiers in parentheses
 /// (`English (United Kingdom)`) where the default, dialect names, has a name of its own
-/// (`British English`).
+/// (`British English`); `substitute` (ECMA-402's `fallback: "code"`) lets a language's name
+/// write a part it has no name for as its code (`aa (Djibouti)`, `English (001)`).
 pub(crate) fn display_name(
     tag: &str,
     kind: &str,
     style: &str,
     code: &str,
     standard: bool,
+    substitute: bool,
 ) -> Option<String> {
     use icu_experimental::displaynames::multi::{
         LanguageDisplayNames, LocaleDisplayNamesFormatter, RegionDisplayNames, ScriptDisplayNames,
@@ -520,6 +645,16 @@ pub(crate) fn display_name(
             f.of(code.parse().ok()?).map(str::to_string)
         }
         "language" => {
+            // CLDR 48's names where the table has the locale's language, composed as the
+            // reference composes them (see `language_name`).
+            // Punjabi in Gurmukhi names no language and no script on the reference, and its
+            // regions in English (`ar (Palestine)`, `az (Arab, Iraq)`, measured).
+            let table_tag = super::naming_locale(tag).to_string();
+            if super::units::has_locale(&table_tag) {
+                let short = matches!(style, "short" | "narrow");
+                let nameless = super::is_gurmukhi_punjabi(&locale(tag).id);
+                return language_name(&table_tag, code, short, standard, nameless, substitute);
+            }
             // A language subtag of five to eight letters (`zzzzzzzz-Latn-US`) has no name: the
             // rest of the tag is named around the subtag itself, as V8 names it
             // (`zzzzzzzz (Latin, United States)`), or there is none at all.
@@ -619,6 +754,38 @@ mod tests {
     }
 
     #[test]
+    fn language_names_are_composed_as_the_reference_composes_them() {
+        let name = |tag: &str, code: &str, substitute: bool| {
+            display_name(tag, "language", "long", code, false, substitute)
+        };
+        assert_eq!(name("en", "aa", true), None);
+        assert_eq!(name("en", "aa-DJ", true).as_deref(), Some("aa (Djibouti)"));
+        assert_eq!(name("en", "aa-DJ", false), None);
+        assert_eq!(
+            name("en", "zh-Hant-HK", true).as_deref(),
+            Some("Chinese (Traditional, Hong Kong)")
+        );
+        assert_eq!(
+            name("en", "zh-Hant", true).as_deref(),
+            Some("Traditional Chinese")
+        );
+        assert_eq!(
+            name("en", "en-CC", true).as_deref(),
+            Some("English (Cocos [Keeling] Islands)")
+        );
+        assert_eq!(name("en", "en-001", true).as_deref(), Some("English (001)"));
+        assert_eq!(name("en", "en-001", false), None);
+        assert_eq!(
+            name("en", "ca-ES-valencia", true).as_deref(),
+            Some("Catalan (Spain, VALENCIA)")
+        );
+        assert_eq!(
+            name("pa-IN", "ar-PS", true).as_deref(),
+            Some("ar (Palestine)")
+        );
+    }
+
+    #[test]
     fn region_names_are_the_references_choices_among_cldr_48s() {
         assert_eq!(region_name("en", "GB", false), Some("United Kingdom"));
         assert_eq!(region_name("en", "GB", true), Some("UK"));
@@ -712,7 +879,8 @@ mod tests {
     #[test]
     fn display_names_take_cldr_48s_scripts_and_locale_patterns() {
         // intl seeds 3 and 41: the reference's answers.
-        let name = |tag: &str, kind: &str, code: &str| display_name(tag, kind, "long", code, false);
+        let name =
+            |tag: &str, kind: &str, code: &str| display_name(tag, kind, "long", code, false, true);
         assert_eq!(
             name("ko-KR", "language", "zh-Hant").as_deref(),
             Some("중국어(번체)")
@@ -721,19 +889,19 @@ mod tests {
         assert_eq!(name("pa-IN", "script", "Latn"), None);
         assert_eq!(name("en-US", "script", "Latn").as_deref(), Some("Latin"));
         assert_eq!(
-            display_name("de-DE", "dateTimeField", "short", "month", false).as_deref(),
+            display_name("de-DE", "dateTimeField", "short", "month", false, true).as_deref(),
             Some("Mon.")
         );
         assert_eq!(
-            display_name("en-US", "dateTimeField", "long", "dayPeriod", false).as_deref(),
+            display_name("en-US", "dateTimeField", "long", "dayPeriod", false, true).as_deref(),
             Some("AM/PM")
         );
         assert_eq!(
-            display_name("en-US", "language", "long", "en-GB", true).as_deref(),
+            display_name("en-US", "language", "long", "en-GB", true, true).as_deref(),
             Some("English (United Kingdom)")
         );
         assert_eq!(
-            display_name("en-US", "language", "long", "en-GB", false).as_deref(),
+            display_name("en-US", "language", "long", "en-GB", false, true).as_deref(),
             Some("British English")
         );
         assert_eq!(locale_pattern("ar", "a (b, c)"), "a (b، c)");
