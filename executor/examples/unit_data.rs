@@ -610,21 +610,22 @@ fn date_names(gregorian: &serde_json::Value, out: &mut Entries) {
     }
 }
 
-/// The languages the reference's data names (its ICU data keeps the names of these 151 of
+/// The languages the reference's data names (its ICU data keeps the names of these 150 of
 /// CLDR's languages only: `aa` is `aa` there, `aa-DJ` `aa (Djibouti)`), measured on
 /// `reference@0.5.6` by naming every language of CLDR 48's `en/languages.json` in `en`, `fr`
-/// and `ja` (the same 151 in each); only their names and their dialects' are written.
-const NAMED_LANGUAGES: [&str; 151] = [
+/// and `ja` (the same 150 in each, and `fat`, which it canonicalizes to `ak` first); only
+/// their names and their dialects' are written.
+const NAMED_LANGUAGES: [&str; 150] = [
     "af", "ak", "am", "an", "ar", "as", "ast", "ay", "az", "be", "bg", "bho", "bm", "bn", "br",
     "bs", "ca", "ceb", "chr", "ckb", "co", "cs", "cy", "da", "de", "doi", "dv", "ee", "el", "en",
-    "eo", "es", "et", "eu", "fa", "fat", "fi", "fil", "fo", "fr", "fy", "ga", "gd", "gl", "gn",
-    "gu", "ha", "haw", "he", "hi", "hmn", "hr", "ht", "hu", "hy", "ia", "id", "ig", "ilo", "is",
-    "it", "ja", "jv", "ka", "kk", "km", "kn", "ko", "kok", "kri", "ku", "ky", "la", "lb", "lg",
-    "ln", "lo", "lt", "lus", "lv", "mai", "mg", "mi", "mk", "ml", "mn", "mni", "mr", "ms", "mt",
-    "my", "nb", "ne", "nl", "nn", "no", "nso", "ny", "oc", "om", "or", "pa", "pl", "ps", "pt",
-    "qu", "rm", "ro", "ru", "rw", "sa", "sd", "sh", "si", "sk", "sl", "sm", "sn", "so", "sq", "sr",
-    "st", "su", "sv", "sw", "ta", "te", "tg", "th", "ti", "tk", "tl", "tn", "to", "tr", "ts", "tt",
-    "tw", "ug", "uk", "ur", "uz", "vi", "wa", "wo", "xh", "yi", "yo", "yue", "zh", "zu",
+    "eo", "es", "et", "eu", "fa", "fi", "fil", "fo", "fr", "fy", "ga", "gd", "gl", "gn", "gu",
+    "ha", "haw", "he", "hi", "hmn", "hr", "ht", "hu", "hy", "ia", "id", "ig", "ilo", "is", "it",
+    "ja", "jv", "ka", "kk", "km", "kn", "ko", "kok", "kri", "ku", "ky", "la", "lb", "lg", "ln",
+    "lo", "lt", "lus", "lv", "mai", "mg", "mi", "mk", "ml", "mn", "mni", "mr", "ms", "mt", "my",
+    "nb", "ne", "nl", "nn", "no", "nso", "ny", "oc", "om", "or", "pa", "pl", "ps", "pt", "qu",
+    "rm", "ro", "ru", "rw", "sa", "sd", "sh", "si", "sk", "sl", "sm", "sn", "so", "sq", "sr", "st",
+    "su", "sv", "sw", "ta", "te", "tg", "th", "ti", "tk", "tl", "tn", "to", "tr", "ts", "tt", "tw",
+    "ug", "uk", "ur", "uz", "vi", "wa", "wo", "xh", "yi", "yo", "yue", "zh", "zu",
 ];
 
 /// The text services' words (lists and display names), kept apart from the number and date

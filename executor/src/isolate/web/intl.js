@@ -75,6 +75,7 @@
   };
 
   // Locales: CanonicalizeLocaleList, and lookup negotiation with the relevant -u- keywords.
+  const LEGACY_LANGUAGES = ["in", "iw", "ji", "jw", "mo", "sh", "tl", "no"];
   const canonicalList = (locales) => {
     if (locales === undefined) return [];
     if (locales === null) throw new TypeError("Cannot convert undefined or null to object");
@@ -88,7 +89,10 @@
       if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeError("Language ID should be string or object.");
       // A Locale gives its tag from its slot, without calling its toString.
       const s = locales_.has(v) ? locales_.get(v).tag : String(v);
-      const c = N.canonicalize(s);
+      // V8's fast path: a bare two-letter lower-case language that is not deprecated or
+      // legacy, and `fil`, are taken as written, without ICU's aliases (`tw` stays `tw` in a
+      // list, where `new Intl.Locale("tw")` is `ak`).
+      const c = (/^[a-z]{2}$/.test(s) && !LEGACY_LANGUAGES.includes(s)) || s === "fil" ? s : N.canonicalize(s);
       if (c === undefined || c === null) throw new RangeError(`Invalid language tag: ${s}`);
       if (!seen.includes(c)) append(seen, c);
     }

@@ -237,6 +237,10 @@ fn canonicalize(tag: String) -> Option<String> {
         return Some(format!("{}{rest}", language.to_ascii_lowercase()));
     }
     let mut locale = Locale::try_from_str(&tag).ok()?;
+    // CLDR 48's Fanti is Akan (the reference's alias, which ICU4X's newer CLDR drops).
+    if locale.id.language.as_str() == "fat" {
+        locale.id.language = icu::locale::subtags::language!("ak");
+    }
     LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
     // The calendar's deprecated names (`islamicc`, `ethiopic-amete-alem`), which ICU4X's
     // canonicalizer leaves (its CLDR data lacks the bcp47 aliases) and its calendar
