@@ -357,23 +357,36 @@ fn zone_names(names: &serde_json::Value, out: &mut Entries) {
 /// plain name, `s` CLDR's `alt-short`, `v` its `alt-variant`; for `Intl.DisplayNames` and the
 /// location format of a zone (`heure : France`).
 fn territory_names(names: &serde_json::Value, out: &mut Entries) {
+    // Of the numeric areas, the reference's data names Latin America (`419`) alone.
+    let keep = |code: &str| !code.chars().any(|c| c.is_ascii_digit()) || code == "419";
+    names_by_width(names, "rg", &[("short", 's'), ("variant", 'v')], keep, out);
+}
+
+/// The names of a CLDR display-name table (`{"US": "United States", "US-alt-short": "US"}`)
+/// under `unit`: a plain name by width `l`, an `-alt-` one by the width `alts` gives it (the
+/// other alternatives left out), each code `keep` keeps.
+fn names_by_width(
+    names: &serde_json::Value,
+    unit: &str,
+    alts: &[(&str, char)],
+    keep: impl Fn(&str) -> bool,
+    out: &mut Entries,
+) {
     let Some(table) = names.as_object() else {
         return;
     };
     for (code, name) in table {
-        // Of the numeric areas, the reference's data names Latin America (`419`) alone.
-        if code.chars().any(|c| c.is_ascii_digit()) && code != "419" {
+        let (Some(name), true) = (name.as_str(), keep(code)) else {
             continue;
-        }
+        };
         let (code, width) = match code.split_once("-alt-") {
             None => (code.as_str(), 'l'),
-            Some((code, "short")) => (code, 's'),
-            Some((code, "variant")) => (code, 'v'),
-            Some(_) => continue,
+            Some((code, alt)) => match alts.iter().find(|(a, _)| *a == alt) {
+                Some((_, width)) => (code, *width),
+                None => continue,
+            },
         };
-        if let Some(name) = name.as_str() {
-            out.insert(("rg".into(), width, code.into()), name.into());
-        }
+        out.insert((unit.into(), width, code.into()), name.into());
     }
 }
 
@@ -674,48 +687,29 @@ fn text_names(
             }
         }
     }
-    let languages = names_dir.join("main").join(name).join("languages.json");
-    if let Ok(json) = read(&languages)
-        && let Some(table) = json["main"][name]["localeDisplayNames"]["languages"].as_object()
-    {
-        for (code, language) in table {
-            let Some(language) = language.as_str() else {
-                continue;
-            };
-            // The reference names no `hi-Latn` dialect (`Hindi (Lateinisch)` in `de`, where
-            // CLDR's is `Hindi (lateinisch)`: measured).
-            let language_of = code.split(['-']).next().unwrap_or(code);
-            if !NAMED_LANGUAGES.contains(&language_of) || code.starts_with("hi-Latn") {
-                continue;
-            }
-            match code.split_once("-alt-") {
-                None => {
-                    out.insert(("lg".into(), 'l', code.clone()), language.into());
-                }
-                Some((code, "short")) => {
-                    out.insert(("lg".into(), 's', code.into()), language.into());
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    let scripts = names_dir.join("main").join(name).join("scripts.json");
-    if let Ok(json) = read(&scripts)
-        && let Some(table) = json["main"][name]["localeDisplayNames"]["scripts"].as_object()
-    {
-        for (code, script) in table {
-            let Some(script) = script.as_str() else {
-                continue;
-            };
-            match code.split_once("-alt-") {
-                None => {
-                    out.insert(("scr".into(), 'l', code.clone()), script.into());
-                }
-                Some((code, "short")) => {
-                    out.insert(("scr".into(), 's', code.into()), script.into());
-                }
-                Some(_) => {}
-            }
+    // The reference names no `hi-Latn` dialect (`Hindi (Lateinisch)` in `de`, where CLDR's is
+    // `Hindi (lateinisch)`: measured).
+    let named_language = |code: &str| {
+        let language = code.split('-').next().unwrap_or(code);
+        NAMED_LANGUAGES.contains(&language) && !code.starts_with("hi-Latn")
+    };
+    for (file, key, unit) in [
+        ("languages", "languages", "lg"),
+        ("scripts", "scripts", "scr"),
+    ] {
+        let path = names_dir
+            .join("main")
+            .join(name)
+            .join(format!("{file}.json"));
+        if let Ok(json) = read(&path) {
+            let keep = |code: &str| unit != "lg" || named_language(code);
+            names_by_width(
+                &json["main"][name]["localeDisplayNames"][key],
+                unit,
+                &[("short", 's')],
+                keep,
+                out,
+            );
         }
     }
     let display = names_dir

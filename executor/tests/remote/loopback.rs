@@ -1698,6 +1698,17 @@ async fn admin_get(address: &str, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// Whether the admin endpoint's busy-worker gauge reads `count` within 200 scrapes 5 ms apart.
+async fn busy_workers_reach(address: &str, count: f64) -> bool {
+    for _ in 0..200 {
+        if scrape(address).await["codemode_executor_pool_busy_workers"] == count {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    false
+}
+
 /// The admin endpoint's `/metrics`, read with a Prometheus text parser: each sample's value
 /// by its name and labels (`name{label="value"}`, labels in order), histograms by their count.
 async fn scrape(address: &str) -> BTreeMap<String, f64> {
@@ -1824,15 +1835,10 @@ async fn the_admin_endpoint_reports_health_metrics_and_readiness_while_draining(
     // A run in flight holds the drain open; SIGTERM flips readiness at once. The worker
     // answers a run before it counts itself free, so the last run may still show as busy:
     // wait for it to be free, so that busy below is the spinning run and nothing earlier.
-    let mut free = false;
-    for _ in 0..200 {
-        if scrape(&admin).await["codemode_executor_pool_busy_workers"] == 0.0 {
-            free = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert!(free, "the worker never came free after the last run");
+    assert!(
+        busy_workers_reach(&admin, 0.0).await,
+        "the worker never came free after the last run"
+    );
     let spinning = {
         let remote = remote.clone();
         tokio::spawn(async move {
@@ -1844,15 +1850,10 @@ async fn the_admin_endpoint_reports_health_metrics_and_readiness_while_draining(
                 .await
         })
     };
-    let mut busy = false;
-    for _ in 0..200 {
-        if scrape(&admin).await["codemode_executor_pool_busy_workers"] == 1.0 {
-            busy = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert!(busy, "the spinning run never held the worker");
+    assert!(
+        busy_workers_reach(&admin, 1.0).await,
+        "the spinning run never held the worker"
+    );
     // SAFETY: kill sends a signal to the child this test started; no memory is involved.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
     let started = Instant::now();

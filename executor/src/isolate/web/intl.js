@@ -236,14 +236,14 @@
   };
   // A receiver as V8's incompatible-receiver errors write it: a primitive as its string, an
   // object as `#<Constructor>`.
-  const receiverText = (x) =>
-    x === null || (typeof x !== "object" && typeof x !== "function") ? String(x) : "#<" + (x.constructor?.name ?? "Object") + ">";
+  const isObject = (x) => x !== null && (typeof x === "object" || typeof x === "function");
+  const receiverText = (x) => (isObject(x) ? "#<" + (x.constructor?.name ?? "Object") + ">" : String(x));
   // The method an incompatible receiver's error names, as V8 checks it: `format` (a getter,
   // named `get …`) and `resolvedOptions` first ask for an object, then unwrap it
   // (`UnwrapNumberFormat`); the other methods name themselves.
   const unwrapper = (x, name, service) => {
     if (name !== "format" && name !== "resolvedOptions") return `Intl.${service}.prototype.${name}`;
-    if (x !== null && (typeof x === "object" || typeof x === "function")) return `Unwrap${service}`;
+    if (isObject(x)) return `Unwrap${service}`;
     return `${name === "format" ? "get " : ""}Intl.${service}.prototype.${name}`;
   };
   // The built-in method a formatter is made for (`Number.prototype.toLocaleString`), which V8
@@ -951,7 +951,7 @@
   const locales_ = new WeakMap();
   const localeState = (l, name) => {
     const s = typeof l === "object" && l !== null ? locales_.get(l) : undefined;
-    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${l === null || (typeof l !== "object" && typeof l !== "function") ? String(l) : "#<" + (l.constructor?.name ?? "Object") + ">"}`);
+    if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${name} called on incompatible receiver ${receiverText(l)}`);
     return s;
   };
   class Locale {

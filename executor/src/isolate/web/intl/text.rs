@@ -434,6 +434,17 @@ pub(crate) fn case(text: &[u16], tag: &str, upper: bool) -> Vec<u16> {
     out
 }
 
+/// A name of the CLDR table under `unit` for `key`: CLDR's `alt-short` first for a short or
+/// narrow style, else the plain one; None where the locale has none (or drops its parent's).
+fn table_name(tag: &str, unit: &str, key: &str, short: bool) -> Option<&'static str> {
+    let entry = |w: char| super::units::entry(tag, unit, w, key).filter(|n| *n != "∅∅∅");
+    if short {
+        entry('s').or_else(|| entry('l'))
+    } else {
+        entry('l')
+    }
+}
+
 /// A territory's name in CLDR 48 as the reference's ICU data gives it: the short form
 /// (`alt-short`: `UK`, `US`) for a short or narrow name, the plain one otherwise; whatever the
 /// width, Hong Kong, Macao and Palestine by their short forms (`Hong Kong`, not `Hong Kong SAR
@@ -486,35 +497,24 @@ fn language_name(
     };
     let id = &loc.id;
     let names = |unit: &str, key: &str| {
-        if nameless {
-            return None;
-        }
-        let entry = |w: char| super::units::entry(tag, unit, w, key).filter(|n| *n != "∅∅∅");
-        if short {
-            entry('s').or_else(|| entry('l'))
-        } else {
-            entry('l')
-        }
+        (!nameless)
+            .then(|| table_name(tag, unit, key, short))
+            .flatten()
     };
     let language = long.unwrap_or(id.language.as_str());
     let mut script = id.script.map(|s| s.as_str().to_string());
     let mut region = id.region.map(|r| r.as_str().to_string());
+    // The dialect: the language with its one qualifier, which it then stands for.
     let mut name = None;
-    if !standard {
-        match (&script, &region) {
-            (Some(s), None) => {
-                name = names("lg", &format!("{language}-{s}"));
-                if name.is_some() {
-                    script = None;
-                }
-            }
-            (None, Some(r)) => {
-                name = names("lg", &format!("{language}-{r}"));
-                if name.is_some() {
-                    region = None;
-                }
-            }
-            _ => {}
+    let lone = match (&script, &region) {
+        (Some(only), None) | (None, Some(only)) => Some(only),
+        _ => None,
+    };
+    if !standard && let Some(only) = lone {
+        name = names("lg", &format!("{language}-{only}"));
+        if name.is_some() {
+            script = None;
+            region = None;
         }
     }
     let own = if language == "und" {
@@ -633,13 +633,7 @@ pub(crate) fn display_name(
             let table_tag = super::naming_locale(tag).to_string();
             if super::units::has_locale(&table_tag) {
                 let short = matches!(style, "short" | "narrow");
-                let entry = |w: char| super::units::entry(&table_tag, "scr", w, code);
-                let named = if short {
-                    entry('s').or_else(|| entry('l'))
-                } else {
-                    entry('l')
-                };
-                return named.map(str::to_string);
+                return table_name(&table_tag, "scr", code, short).map(str::to_string);
             }
             let f = ScriptDisplayNames::try_new_unstable(provider, prefs, options).ok()?;
             f.of(code.parse().ok()?).map(str::to_string)

@@ -28,12 +28,22 @@ use icu::datetime::fieldsets::builder::ZoneStyle;
 /// `en-001` dropping `en`'s `MST`); the root locale (`pa`, formatted as the root on the
 /// reference) takes English's names, as workerd's data does.
 fn entry(tag: &str, unit: &str, width: char, field: &str) -> Option<&'static str> {
-    let tag = if tag == "und" || tag.starts_with("und-") {
+    super::units::entry(names_of(tag), unit, width, field).filter(|e| *e != "∅∅∅")
+}
+
+/// The locale whose names `tag` takes: English for the root locale.
+fn names_of(tag: &str) -> &str {
+    if tag == "und" || tag.starts_with("und-") {
         "en"
     } else {
         tag
-    };
-    super::units::entry(tag, unit, width, field).filter(|e| *e != "∅∅∅")
+    }
+}
+
+/// A metazone's golden zone for a territory: CLDR's for the territory, else the world's.
+fn golden_zone(mz: &str, territory: &str) -> Option<&'static str> {
+    entry("und", "mzg", 'l', &format!("{mz}:{territory}"))
+        .or_else(|| entry("und", "mzg", 'l', &format!("{mz}:001")))
 }
 
 /// ICU's window either side of an instant for a zone's daylight saving time (184 days).
@@ -106,8 +116,7 @@ fn generic(
     }
     let name = mz_generic?;
     let region = region_of(tag);
-    let golden = entry("und", "mzg", 'l', &format!("{mz}:{region}"))
-        .or_else(|| entry("und", "mzg", 'l', &format!("{mz}:001")));
+    let golden = golden_zone(mz, &region);
     if let Some(golden) = golden.filter(|g| *g != id)
         && let Ok(golden) = jiff::tz::db().get(golden)
     {
@@ -177,9 +186,7 @@ fn location(tag: &str, id: &str) -> Option<String> {
 /// city.
 fn partial_location(tag: &str, id: &str, mz: &str) -> String {
     if let Some(territory) = territory_of(id)
-        && entry("und", "mzg", 'l', &format!("{mz}:{territory}"))
-            .or_else(|| entry("und", "mzg", 'l', &format!("{mz}:001")))
-            == Some(id)
+        && golden_zone(mz, &territory) == Some(id)
         && let Some(name) = territory_name(tag, &territory)
     {
         return name;
@@ -190,12 +197,7 @@ fn partial_location(tag: &str, id: &str, mz: &str) -> String {
 /// A territory's name as the reference's location formats write it: its display name
 /// (`Hong Kong Time`, `Falkland Islands (Islas Malvinas) Time`).
 fn territory_name(tag: &str, territory: &str) -> Option<String> {
-    let tag = if tag == "und" || tag.starts_with("und-") {
-        "en"
-    } else {
-        tag
-    };
-    super::text::region_name(tag, territory, false).map(str::to_string)
+    super::text::region_name(names_of(tag), territory, false).map(str::to_string)
 }
 
 /// The zone's city as the reference names it: its id's last segment (`St Johns`, `Sydney`),
